@@ -1,0 +1,120 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every TokenKit target is built with: Swift 6 strict concurrency comes from the
+/// language mode; `ExistentialAny` keeps existential costs visible.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "TokenKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        // JWT core: parse, verify, sign. Links OpenSSL only (never libsecret).
+        .library(name: "TokenKit", targets: ["TokenKit"]),
+        // TokenStore protocol, token sets, the in-memory and encrypted-file backends.
+        .library(name: "TokenKitStore", targets: ["TokenKitStore"]),
+        // The Secret Service (libsecret) backend: the only product that links libsecret.
+        .library(name: "TokenKitSecretService", targets: ["TokenKitSecretService"]),
+        // AuthProvider actor, refreshers and the HTTP-client protocol.
+        .library(name: "TokenKitAuth", targets: ["TokenKitAuth"]),
+        // AuthProvider adapter for URLSession (FoundationNetworking).
+        .library(name: "TokenKitURLSession", targets: ["TokenKitURLSession"]),
+        // AuthProvider adapter for AsyncHTTPClient.
+        .library(name: "TokenKitAsyncHTTPClient", targets: ["TokenKitAsyncHTTPClient"]),
+        // Token lifetime auditing engine used by `tokenkit audit`.
+        .library(name: "TokenKitAudit", targets: ["TokenKitAudit"]),
+        .executable(name: "tokenkit", targets: ["tokenkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(
+            name: "TokenKitCrypto",
+            dependencies: ["COpenSSL"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKit",
+            dependencies: ["TokenKitCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitStore",
+            dependencies: ["TokenKitCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitSecretService",
+            dependencies: ["TokenKitStore", "CLibSecret"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitAuth",
+            dependencies: [
+                "TokenKit",
+                "TokenKitStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitURLSession",
+            dependencies: ["TokenKitAuth"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitAsyncHTTPClient",
+            dependencies: [
+                "TokenKitAuth",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TokenKitAudit",
+            dependencies: ["TokenKit"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "tokenkit",
+            dependencies: [
+                "TokenKit",
+                "TokenKitStore",
+                "TokenKitSecretService",
+                "TokenKitAuth",
+                "TokenKitURLSession",
+                "TokenKitAudit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitTests",
+            dependencies: ["TokenKit", "TokenKitCrypto"],
+            resources: [.copy("Vectors")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitCLITests",
+            dependencies: ["tokenkit"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

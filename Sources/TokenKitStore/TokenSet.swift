@@ -1,0 +1,111 @@
+import Foundation
+
+/// An OAuth 2.0 / OpenID Connect token set, as stored by a ``TokenStore``.
+///
+/// Its JSON form is the one `tokenkit store put --token-set` takes and `store get --reveal`
+/// prints: `{"access_token":…, "refresh_token":…, "id_token":…, "token_type":"Bearer",
+/// "expires_at":UNIX_SECONDS, "scope":…, "metadata":{…}}`; only `access_token` is required.
+/// `description` never shows a token.
+public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The access token (a JWT or an opaque string).
+    public var accessToken: String
+    /// The refresh token, if the server issued one.
+    public var refreshToken: String?
+    /// The OpenID Connect ID token, if any.
+    public var idToken: String?
+    /// The token type, usually `"Bearer"`.
+    public var tokenType: String?
+    /// When the access token expires, as the server said (a JWT's own `exp` wins over this).
+    public var expiresAt: Date?
+    /// The granted scope.
+    public var scope: String?
+    /// Free-form, non-secret metadata (e.g. `"role": "parent"`).
+    public var metadata: [String: String]
+
+    public init(
+        accessToken: String, refreshToken: String? = nil, idToken: String? = nil,
+        tokenType: String? = "Bearer", expiresAt: Date? = nil, scope: String? = nil,
+        metadata: [String: String] = [:]
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.scope = scope
+        self.metadata = metadata
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+        case tokenType = "token_type"
+        case expiresAt = "expires_at"
+        case scope
+        case metadata
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
+        idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
+        tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType)
+        if let seconds = try c.decodeIfPresent(Double.self, forKey: .expiresAt) {
+            guard seconds.isFinite, abs(seconds) < 1e11 else {
+                throw DecodingError.dataCorruptedError(forKey: .expiresAt, in: c, debugDescription: "expires_at is out of range")
+            }
+            expiresAt = Date(timeIntervalSince1970: seconds)
+        } else {
+            expiresAt = nil
+        }
+        scope = try c.decodeIfPresent(String.self, forKey: .scope)
+        metadata = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(accessToken, forKey: .accessToken)
+        try c.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try c.encodeIfPresent(idToken, forKey: .idToken)
+        try c.encodeIfPresent(tokenType, forKey: .tokenType)
+        if let expiresAt {
+            let seconds = expiresAt.timeIntervalSince1970
+            if seconds.rounded() == seconds, abs(seconds) < 1e15 {
+                try c.encode(Int64(seconds), forKey: .expiresAt)
+            } else {
+                try c.encode(seconds, forKey: .expiresAt)
+            }
+        }
+        try c.encodeIfPresent(scope, forKey: .scope)
+        if !metadata.isEmpty { try c.encode(metadata, forKey: .metadata) }
+    }
+
+    /// Decodes a token set from its JSON; the error names the problem, never a token.
+    public init(jsonBytes: [UInt8]) throws(TokenStoreError) {
+        do {
+            self = try JSONDecoder().decode(TokenSet.self, from: Data(jsonBytes))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .invalidTokenSet("missing \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .invalidTokenSet("wrong type for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw .invalidTokenSet("bad value for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch {
+            throw .invalidTokenSet("not a JSON object")
+        }
+    }
+
+    /// The canonical JSON (sorted keys, no slashes escaped).
+    public func jsonBytes() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings, numbers and a string dictionary cannot fail.
+        return (try? Array(encoder.encode(self))) ?? Array("{}".utf8)
+    }
+
+    public var description: String {
+        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "none"))"
+    }
+}
