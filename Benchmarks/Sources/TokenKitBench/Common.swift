@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The algorithms measured.
+enum Alg: String, CaseIterable, Sendable {
+    case hs256 = "HS256", rs256 = "RS256", ps256 = "PS256", es256 = "ES256", es384 = "ES384", eddsa = "EdDSA"
+}
+
+/// What every library is given: the same key and the same claims.
+struct KeyMaterial: Sendable {
+    let alg: Alg
+    /// The HMAC secret (HS256) or a PKCS#8 private key PEM.
+    let secret: [UInt8]
+    let privatePEM: String
+    let publicPEM: String
+}
+
+enum Claims {
+    static let issuer = "https://auth.example.com/realms/production"
+    static let audience = "api.example.com"
+    static let subject = "user-8f14e45fceea167a5a36dedd4bea2543"
+    static let name = "Jane Q. Example-Longname"
+    static let roles = ["reader", "writer", "billing-admin", "support"]
+    static let tenant = "tenant-7c9e6679"
+    static func times() -> (iat: Int64, exp: Int64) {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let now = Int64(ts.tv_sec)
+        return (now, now + 3600)
+    }
+}
+
+/// One library's operations for one algorithm, ready to loop.
+struct Case {
+    var sign: (() throws -> Void)?
+    var verify: (() throws -> Void)?
+    var decode: (() throws -> Void)?
+    var asyncSign: (() async throws -> Void)?
+    var asyncVerify: (() async throws -> Void)?
+    var asyncDecode: (() async throws -> Void)?
+}
+
+@inline(__always) func nowNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Whether progress goes to stderr (off with --json).
+nonisolated(unsafe) var showProgress = true

@@ -1,0 +1,86 @@
+import TokenKit
+
+/// TokenKit, the library under test.
+enum TokenKitLib {
+    static func material(for alg: Alg) throws -> KeyMaterial {
+        switch alg {
+        case .hs256:
+            var secret = [UInt8](repeating: 0, count: 32)
+            for i in secret.indices { secret[i] = UInt8.random(in: 0...255) }
+            return KeyMaterial(alg: alg, secret: secret, privatePEM: "", publicPEM: "")
+        default:
+            let key = try JWTKey.generate(for: algorithm(alg))
+            return KeyMaterial(alg: alg, secret: [], privatePEM: try key.privateKeyPEM(), publicPEM: try key.publicKeyPEM())
+        }
+    }
+
+    static func algorithm(_ alg: Alg) -> JWTAlgorithm {
+        switch alg {
+        case .hs256: .hs256
+        case .rs256: .rs256
+        case .ps256: .ps256
+        case .es256: .es256
+        case .es384: .es384
+        case .eddsa: .eddsa
+        }
+    }
+
+    static func claims() -> JWTClaims {
+        let (iat, exp) = Claims.times()
+        var claims = JWTClaims()
+        claims["sub"] = .string(Claims.subject)
+        claims["iss"] = .string(Claims.issuer)
+        claims["aud"] = .string(Claims.audience)
+        claims["iat"] = .number(JSONNumber(iat))
+        claims["exp"] = .number(JSONNumber(exp))
+        claims["name"] = .string(Claims.name)
+        claims["roles"] = .array(Claims.roles.map { .string($0) })
+        claims["tenant"] = .string(Claims.tenant)
+        return claims
+    }
+
+    struct Setup {
+        let signer: JWTSigner
+        let verifier: JWTVerifier
+        let claims: JWTClaims
+        let token: String
+    }
+
+    static func setup(_ m: KeyMaterial) throws -> Setup {
+        let alg = algorithm(m.alg)
+        let signingKey: JWTKey, verifyingKey: JWTKey
+        if m.alg == .hs256 {
+            signingKey = try JWTKey.hmac(secret: m.secret, algorithms: [alg])
+            verifyingKey = signingKey
+        } else {
+            signingKey = try JWTKey(pem: m.privatePEM, algorithms: [alg])
+            verifyingKey = try JWTKey(pem: m.publicPEM, algorithms: [alg])
+        }
+        let signer = try JWTSigner(key: signingKey, algorithm: alg)
+        let options = ValidationOptions(algorithms: [alg], issuers: [Claims.issuer], audiences: [Claims.audience])
+        let verifier = JWTVerifier(key: verifyingKey, options: options)
+        let claims = claims()
+        let token = try signer.sign(claims)
+        return Setup(signer: signer, verifier: verifier, claims: claims, token: token)
+    }
+
+    static func makeCase(_ m: KeyMaterial) throws -> (Case, token: String) {
+        let s = try setup(m)
+        // Sanity: the token verifies and has the claims.
+        let verified = try s.verifier.verify(s.token)
+        let subject = try verified.claims.subject()
+        precondition(subject == Claims.subject)
+        var c = Case()
+        let signer = s.signer, verifier = s.verifier, claims = s.claims, token = s.token
+        c.sign = { _ = try signer.sign(claims) }
+        c.verify = { _ = try verifier.verify(token) }
+        c.decode = { _ = try UnverifiedJWT(parsing: token) }
+        return (c, token)
+    }
+
+    /// Verifies a token made by another library (cross-check that both sides agree).
+    static func crossVerify(_ m: KeyMaterial, token: String) -> Bool {
+        guard let s = try? setup(m) else { return false }
+        return (try? s.verifier.verify(token)) != nil
+    }
+}

@@ -1,0 +1,324 @@
+import CBenchSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// TokenKit benchmark: TokenKit vs vapor/jwt-kit vs the raw OpenSSL primitive, single-threaded.
+// Usage: TokenKitBench [--json] [--quick] [--runs N] [--seconds S] [--alg HS256,ES256] [--op sign,verify]
+//                      [--no-extras]
+
+struct Options {
+    var json = false
+    var quick = false
+    var runs = 5
+    var seconds = 0.4
+    var algs = Alg.allCases
+    var ops = ["sign", "verify", "decode"]
+    var libs = ["tokenkit", "jwt-kit", "openssl-raw"]
+    var extras = true
+    var auditTokens = 1_000_000
+    var tokenkitCLI: String? = nil
+    var opensslSpeed = true
+
+    init(_ args: [String]) {
+        var i = 0
+        func next() -> String { i += 1; return i < args.count ? args[i] : "" }
+        while i < args.count {
+            switch args[i] {
+            case "--json": json = true
+            case "--quick": quick = true; runs = 3; seconds = 0.1; auditTokens = 100_000; opensslSpeed = false
+            case "--openssl-speed": opensslSpeed = true
+            case "--no-openssl-speed": opensslSpeed = false
+            case "--runs": runs = max(1, Int(next()) ?? runs)
+            case "--seconds": seconds = Double(next()) ?? seconds
+            case "--alg": algs = next().split(separator: ",").compactMap { name in Alg.allCases.first { $0.rawValue.lowercased() == name.lowercased() } }
+            case "--op": ops = next().split(separator: ",").map(String.init)
+            case "--lib": libs = next().split(separator: ",").map(String.init)
+            case "--no-extras": extras = false
+            case "--audit-tokens": auditTokens = Int(next()) ?? auditTokens
+            case "--tokenkit-cli": tokenkitCLI = next()
+            default:
+                FileHandleOut.err("unknown option \(args[i])\n")
+                exit(2)
+            }
+            i += 1
+        }
+    }
+}
+
+enum FileHandleOut {
+    static func err(_ s: String) { fputs(s, stderr) }
+    static func out(_ s: String) { fputs(s, stdout); fflush(stdout) }
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+showProgress = !options.json
+func progress(_ s: String) { if showProgress { FileHandleOut.err(s) } }
+
+// MARK: - Timing
+
+/// ops/s of `body`, run for about `seconds` after a calibration.
+func measure(seconds: Double, _ body: () throws -> Void) rethrows -> Double {
+    var n = 1
+    var elapsed: UInt64 = 0
+    // Calibrate: double the batch until it takes >= 5 % of the budget.
+    while true {
+        let t0 = nowNanos()
+        for _ in 0..<n { try body() }
+        elapsed = nowNanos() - t0
+        if Double(elapsed) >= seconds * 0.05e9 || n >= 1 << 30 { break }
+        n *= 2
+    }
+    let perOp = Double(elapsed) / Double(n)
+    let iterations = max(1, Int(seconds * 1e9 / max(perOp, 1)))
+    let t0 = nowNanos()
+    for _ in 0..<iterations { try body() }
+    let t = nowNanos() - t0
+    return Double(iterations) / (Double(t) / 1e9)
+}
+
+func measureAsync(seconds: Double, _ body: () async throws -> Void) async rethrows -> Double {
+    var n = 1
+    var elapsed: UInt64 = 0
+    while true {
+        let t0 = nowNanos()
+        for _ in 0..<n { try await body() }
+        elapsed = nowNanos() - t0
+        if Double(elapsed) >= seconds * 0.05e9 || n >= 1 << 30 { break }
+        n *= 2
+    }
+    let perOp = Double(elapsed) / Double(n)
+    let iterations = max(1, Int(seconds * 1e9 / max(perOp, 1)))
+    let t0 = nowNanos()
+    for _ in 0..<iterations { try await body() }
+    let t = nowNanos() - t0
+    return Double(iterations) / (Double(t) / 1e9)
+}
+
+func allocations(_ count: Int, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    cbench_alloc_counting(1)
+    let before = cbench_alloc_count()
+    for _ in 0..<count { try body() }
+    let after = cbench_alloc_count()
+    cbench_alloc_counting(0)
+    return Double(after - before) / Double(count)
+}
+
+func allocationsAsync(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
+    try await body()
+    cbench_alloc_counting(1)
+    let before = cbench_alloc_count()
+    for _ in 0..<count { try await body() }
+    let after = cbench_alloc_count()
+    cbench_alloc_counting(0)
+    return Double(after - before) / Double(count)
+}
+
+func median(_ xs: [Double]) -> Double {
+    guard !xs.isEmpty else { return .nan }
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+// MARK: - Output
+
+struct Result {
+    let lib: String, alg: String, op: String
+    var samples: [Double] = []
+    var allocsPerOp: Double? = nil
+    var opsPerSecond: Double { median(samples) }
+}
+
+func formatNumber(_ x: Double, decimals: Int = 0) -> String {
+    guard x.isFinite else { return "-" }
+    var s = String(format: "%.\(decimals)f", x)
+    if decimals == 0 {
+        var out = ""
+        for (i, ch) in s.reversed().enumerated() {
+            if i > 0, i % 3 == 0, ch != "-" { out.append(",") }
+            out.append(ch)
+        }
+        s = String(out.reversed())
+    }
+    return s
+}
+
+func jsonNumber(_ x: Double) -> String { x.isFinite ? String(format: "%.1f", x) : "null" }
+func jsonRatio(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "null" }
+
+func pad(_ s: String, _ width: Int, right: Bool = true) -> String {
+    let n = s.count
+    if n >= width { return s }
+    let fill = String(repeating: " ", count: width - n)
+    return right ? fill + s : s + fill
+}
+
+// MARK: - Run
+
+var results: [String: Result] = [:]
+func key(_ lib: String, _ alg: String, _ op: String) -> String { "\(lib)|\(alg)|\(op)" }
+
+struct AlgCases {
+    var tokenkit: Case
+    var jwtkit: Case?
+    var raw: RawLib?
+}
+
+var cases: [Alg: AlgCases] = [:]
+for alg in options.algs {
+    progress("setting up \(alg.rawValue)…\n")
+    let material = try TokenKitLib.material(for: alg)
+    let (tk, tkToken) = try TokenKitLib.makeCase(material)
+    var jk: Case? = nil
+    if options.libs.contains("jwt-kit") {
+        let (c, jkToken) = try await JWTKitLib.makeCase(material)
+        jk = c
+        // Each library must accept the other's tokens (same claims, same key).
+        if !TokenKitLib.crossVerify(material, token: jkToken) {
+            FileHandleOut.err("warning: TokenKit does not verify jwt-kit's \(alg.rawValue) token\n")
+        }
+    }
+    let signingInput = Array(tkToken.utf8[..<tkToken.utf8.lastIndex(of: UInt8(ascii: "."))!])
+    let raw = options.libs.contains("openssl-raw") ? RawLib(material, signingInput: signingInput) : nil
+    if options.libs.contains("openssl-raw"), raw == nil { FileHandleOut.err("warning: raw OpenSSL setup failed for \(alg.rawValue)\n") }
+    cases[alg] = AlgCases(tokenkit: tk, jwtkit: jk, raw: raw)
+}
+
+for run in 1...options.runs {
+    progress("run \(run)/\(options.runs)…\n")
+    for alg in options.algs {
+        guard let c = cases[alg] else { continue }
+        for op in options.ops {
+            // Interleave the libraries inside each run so drifting load hits all of them.
+            for lib in options.libs {
+                var sample: Double? = nil
+                switch lib {
+                case "tokenkit":
+                    let body = op == "sign" ? c.tokenkit.sign : op == "verify" ? c.tokenkit.verify : c.tokenkit.decode
+                    if let body { sample = try measure(seconds: options.seconds, body) }
+                case "jwt-kit":
+                    guard let jk = c.jwtkit else { continue }
+                    let body = op == "sign" ? jk.asyncSign : op == "verify" ? jk.asyncVerify : jk.asyncDecode
+                    if let body { sample = try await measureAsync(seconds: options.seconds, body) }
+                case "openssl-raw":
+                    guard let raw = c.raw, op != "decode" else { continue }
+                    let rc = raw.makeCase()
+                    if let body = op == "sign" ? rc.sign : rc.verify { sample = try measure(seconds: options.seconds, body) }
+                default: continue
+                }
+                if let sample {
+                    results[key(lib, alg.rawValue, op), default: Result(lib: lib, alg: alg.rawValue, op: op)].samples.append(sample)
+                }
+            }
+        }
+    }
+}
+
+// Allocations per operation (verify and decode; sign for reference).
+for alg in options.algs {
+    guard let c = cases[alg] else { continue }
+    for op in options.ops {
+        let n = alg == .rs256 || alg == .ps256 ? (op == "sign" ? 20 : 200) : 1000
+        for lib in options.libs {
+            var a: Double? = nil
+            switch lib {
+            case "tokenkit":
+                if let body = op == "sign" ? c.tokenkit.sign : op == "verify" ? c.tokenkit.verify : c.tokenkit.decode { a = try allocations(n, body) }
+            case "jwt-kit":
+                if let jk = c.jwtkit, let body = op == "sign" ? jk.asyncSign : op == "verify" ? jk.asyncVerify : jk.asyncDecode {
+                    a = try await allocationsAsync(n, body)
+                }
+            case "openssl-raw":
+                if let raw = c.raw, op != "decode", let body = op == "sign" ? raw.makeCase().sign : raw.makeCase().verify { a = try allocations(n, body) }
+            default: break
+            }
+            if let a { results[key(lib, alg.rawValue, op)]?.allocsPerOp = a }
+        }
+    }
+}
+
+// `openssl speed` for the asymmetric algorithms (a second reference for the limit).
+var speed: [String: Double] = [:]
+if options.opensslSpeed {
+    progress("running openssl speed…\n")
+    speed = OpenSSLSpeed.run(seconds: options.quick ? 1 : 2)
+}
+
+// MARK: - Extras (audit, stores)
+
+var extraLines: [(lib: String, alg: String, op: String, opsPerSecond: Double, note: String)] = []
+if options.extras {
+    for line in try await Extras.run(options: options) { extraLines.append(line) }
+}
+
+// MARK: - Report
+
+func ratio(_ a: Double?, _ b: Double?) -> Double {
+    guard let a, let b, b > 0 else { return .nan }
+    return a / b
+}
+
+var jsonLines: [String] = []
+for alg in options.algs {
+    for op in options.ops {
+        let tk = results[key("tokenkit", alg.rawValue, op)]?.opsPerSecond
+        let jk = results[key("jwt-kit", alg.rawValue, op)]?.opsPerSecond
+        let raw = results[key("openssl-raw", alg.rawValue, op)]?.opsPerSecond
+        for lib in options.libs {
+            guard let r = results[key(lib, alg.rawValue, op)] else { continue }
+            var line = "{\"lib\":\"\(lib)\",\"alg\":\"\(alg.rawValue)\",\"op\":\"\(op)\",\"ops_per_s\":\(jsonNumber(r.opsPerSecond))"
+            line += ",\"runs\":\(r.samples.count),\"min_ops_per_s\":\(jsonNumber(r.samples.min() ?? .nan)),\"max_ops_per_s\":\(jsonNumber(r.samples.max() ?? .nan))"
+            if let a = r.allocsPerOp { line += ",\"allocs_per_op\":\(jsonNumber(a))" }
+            let sp = speed["\(alg.rawValue)|\(op)"]
+            if lib == "openssl-raw", let sp { line += ",\"openssl_speed_ops_per_s\":\(jsonNumber(sp))" }
+            if lib == "tokenkit" {
+                line += ",\"vs_jwt_kit\":\(jsonRatio(ratio(tk, jk))),\"vs_openssl_raw\":\(jsonRatio(ratio(tk, raw)))"
+                if let sp { line += ",\"vs_openssl_speed\":\(jsonRatio(ratio(tk, sp)))" }
+            } else if lib == "jwt-kit" {
+                line += ",\"vs_openssl_raw\":\(jsonRatio(ratio(jk, raw)))"
+            }
+            jsonLines.append(line + "}")
+        }
+    }
+}
+for e in extraLines {
+    var line = "{\"lib\":\"\(e.lib)\",\"alg\":\"\(e.alg)\",\"op\":\"\(e.op)\",\"ops_per_s\":\(jsonNumber(e.opsPerSecond))"
+    if !e.note.isEmpty { line += ",\"note\":\"\(e.note)\"" }
+    jsonLines.append(line + "}")
+}
+
+if !options.json {
+    var table = "\nTokenKit benchmark — single-threaded ops/s, median of \(options.runs) run(s) of ~\(options.seconds)s each\n"
+    table += "(openssl-raw: the OpenSSL primitive alone, in process, same key and signing input: hash + EVP_PKEY_sign/verify on a\n"
+    table += " prepared context, EVP_DigestSign/Verify for EdDSA, EVP_MAC for HS256; ossl speed: `openssl speed` in the same run,\n"
+    table += " which signs a precomputed digest (no hashing); allocs: heap allocations per op, counted by a malloc interposer)\n\n"
+    let header = [pad("alg", 6, right: false), pad("op", 7, right: false), pad("tokenkit", 12), pad("jwt-kit", 12), pad("openssl-raw", 12),
+                  pad("tk/jwt-kit", 11), pad("tk/raw", 8), pad("ossl speed", 11), pad("tk/speed", 9),
+                  pad("allocs tk", 10), pad("allocs jk", 10)].joined(separator: " ")
+    table += header + "\n" + String(repeating: "-", count: header.count) + "\n"
+    for alg in options.algs {
+        for op in options.ops {
+            let tk = results[key("tokenkit", alg.rawValue, op)]
+            let jk = results[key("jwt-kit", alg.rawValue, op)]
+            let raw = results[key("openssl-raw", alg.rawValue, op)]
+            func cell(_ r: Result?) -> String { r.map { formatNumber($0.opsPerSecond) } ?? "-" }
+            func ratioCell(_ x: Double) -> String { x.isFinite ? String(format: "%.2f×", x) : "-" }
+            let row = [pad(alg.rawValue, 6, right: false), pad(op, 7, right: false), pad(cell(tk), 12), pad(cell(jk), 12), pad(cell(raw), 12),
+                       pad(ratioCell(ratio(tk?.opsPerSecond, jk?.opsPerSecond)), 11), pad(ratioCell(ratio(tk?.opsPerSecond, raw?.opsPerSecond)), 8),
+                       pad(speed["\(alg.rawValue)|\(op)"].map { formatNumber($0) } ?? "-", 11),
+                       pad(ratioCell(ratio(tk?.opsPerSecond, speed["\(alg.rawValue)|\(op)"])), 9),
+                       pad(tk?.allocsPerOp.map { formatNumber($0, decimals: 1) } ?? "-", 10),
+                       pad(jk?.allocsPerOp.map { formatNumber($0, decimals: 1) } ?? "-", 10)].joined(separator: " ")
+            table += row + "\n"
+        }
+    }
+    if !extraLines.isEmpty {
+        table += "\nExtras\n"
+        for e in extraLines {
+            table += "  \(pad(e.op, 22, right: false)) \(pad(e.alg, 6, right: false)) \(pad(e.lib, 9, right: false)) \(pad(formatNumber(e.opsPerSecond), 12)) /s  \(e.note)\n"
+        }
+    }
+    FileHandleOut.out(table + "\n")
+}
+FileHandleOut.out(jsonLines.joined(separator: "\n") + "\n")
