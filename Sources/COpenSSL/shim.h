@@ -50,4 +50,17 @@ static inline int tokenkit_RSA_PKCS1_PSS_PADDING(void) { return RSA_PKCS1_PSS_PA
 static inline int tokenkit_RSA_PSS_SALTLEN_DIGEST(void) { return RSA_PSS_SALTLEN_DIGEST; }
 static inline BIO *tokenkit_BIO_new_mem(void) { return BIO_new(BIO_s_mem()); }
 
+// Lock-free slots for TokenKitCrypto's per-key context pools: take empties a slot,
+// put fills an empty one (returns 0 when the slot was occupied).
+static inline void *tokenkit_slot_take(void **slot) {
+    return __atomic_exchange_n(slot, (void *)0, __ATOMIC_ACQ_REL);
+}
+static inline void *tokenkit_slot_load(void **slot) {
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+static inline int tokenkit_slot_put(void **slot, void *value) {
+    void *expected = (void *)0;
+    return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 #endif

@@ -3,12 +3,15 @@ internal import COpenSSL
 /// An HMAC key bound to one digest, ready to authenticate many messages from many threads.
 ///
 /// The secret lives in ``SecureBytes`` (wiped on release). A template `EVP_MAC_CTX` is
-/// initialised with the key once; each MAC duplicates it, so the key schedule is not redone
-/// per message and no context is shared between threads.
+/// initialised with the key once; MACs use copies of it kept in a small lock-free pool, so the
+/// key schedule is not redone per message, no context is allocated per message in steady
+/// state, and no context is used by two threads at once.
 package final class HMACKey: @unchecked Sendable {
     // @unchecked Sendable: `template` is never updated after init; it is only read by
     // EVP_MAC_CTX_dup, which does not mutate its source.
     private let template: OpaquePointer
+    /// Ready contexts (copies of `template`), reused across MACs; see ``ContextPool``.
+    private let contexts = ContextPool(kinds: 1) { _, ctx in EVP_MAC_CTX_free(ctx) }
     private let secret: SecureBytes
     /// The digest this key is bound to.
     package let digest: MessageDigest
@@ -48,28 +51,45 @@ package final class HMACKey: @unchecked Sendable {
 
     /// The MAC of `data`.
     package func authenticationCode(for data: some ContiguousBytesLike) throws(CryptoError) -> [UInt8] {
-        OpenSSLErrorQueue.clear()
-        guard let ctx = EVP_MAC_CTX_dup(template) else { throw .openSSL("cannot copy the HMAC context") }
-        defer { EVP_MAC_CTX_free(ctx) }
         var out = [UInt8](repeating: 0, count: digest.size)
-        var outLength = 0
-        let ok = data.withBytes { input -> Int32 in
-            guard EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1 else { return 0 }
-            return out.withUnsafeMutableBytes {
-                EVP_MAC_final(ctx, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, $0.count)
-            }
+        let ok = data.withBytes { input in
+            out.withUnsafeMutableBytes { computeMAC(input, into: $0) }
         }
-        guard ok == 1, outLength == digest.size else { throw .openSSL("HMAC computation failed") }
+        guard ok else { throw .openSSL("HMAC computation failed") }
         return out
     }
 
     /// Whether `mac` is the MAC of `data`, compared in constant time.
     package func isValid(_ mac: some ContiguousBytesLike, for data: some ContiguousBytesLike) -> Bool {
-        guard let expected = try? authenticationCode(for: data) else { return false }
-        return mac.withBytes { given in
-            guard given.count == expected.count else { return false }
-            return expected.withUnsafeBytes { CRYPTO_memcmp($0.baseAddress, given.baseAddress, given.count) == 0 }
+        // The expected MAC goes to a stack buffer: no allocation per check.
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { expected in
+            guard data.withBytes({ computeMAC($0, into: expected) }) else { return false }
+            return mac.withBytes { given in
+                guard given.count == digest.size else { return false }
+                return CRYPTO_memcmp(expected.baseAddress, given.baseAddress, given.count) == 0
+            }
         }
+    }
+
+    /// Writes the MAC of `input` to the start of `output` (at least `digest.size` bytes).
+    ///
+    /// A context is taken from the key's pool (or duplicated from the template when none is
+    /// free) and re-initialised without a key, which restarts it from the stored key schedule;
+    /// it goes back to the pool afterwards, so a steady stream of MACs allocates no context.
+    private func computeMAC(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        OpenSSLErrorQueue.clear()
+        guard let ctx = contexts.take(0) ?? EVP_MAC_CTX_dup(template) else { return false }
+        var outLength = 0
+        let ok = EVP_MAC_init(ctx, nil, 0, nil) == 1
+            && EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+            && EVP_MAC_final(ctx, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, output.count) == 1
+        guard ok, outLength == digest.size else {
+            EVP_MAC_CTX_free(ctx)
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        contexts.put(0, ctx)
+        return true
     }
 
     /// Calls `body` with the secret bytes (for JWK export); do not let them escape.

@@ -12,6 +12,8 @@ package final class MessageDigest: @unchecked Sendable {
     package let size: Int
     /// The OpenSSL name ("SHA256", ...).
     package let name: String
+    /// 0, 1, 2 for SHA-256, SHA-384, SHA-512.
+    var index: Int { size == 32 ? 0 : size == 48 ? 1 : 2 }
 
     private init(name: String) {
         guard let md = EVP_MD_fetch(nil, name, nil) else {

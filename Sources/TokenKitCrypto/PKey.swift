@@ -9,7 +9,8 @@ internal import COpenSSL
 package final class PKey: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the EVP_PKEY is immutable after init. OpenSSL 3 allows concurrent
     // use of one EVP_PKEY from several threads as long as each uses its own EVP_PKEY_CTX /
-    // EVP_MD_CTX, which every operation here creates.
+    // EVP_MD_CTX; every operation here takes one from `contexts`, which hands each context
+    // to one thread at a time.
     let pointer: OpaquePointer
     /// The key's type.
     package let type: AsymmetricKeyType
@@ -17,6 +18,11 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
     package let isPrivate: Bool
     /// Size in bits (the modulus for RSA, the field for EC).
     package let bits: Int
+    /// Prepared signing and verifying contexts, reused across operations (see
+    /// ``ContextPool`` and `PKey+Signature.swift`).
+    let contexts = ContextPool(kinds: SignatureScheme.contextKinds) { kind, ctx in
+        if SignatureScheme.usesDigestContext(kind: kind) { EVP_MD_CTX_free(ctx) } else { EVP_PKEY_CTX_free(ctx) }
+    }
 
     /// The smallest RSA modulus TokenKit accepts.
     package static let minimumRSABits = 2048

@@ -9,6 +9,24 @@ package enum SignatureScheme: Sendable {
     /// Pure EdDSA (Ed25519 or Ed448, no pre-hash).
     case eddsa
 
+    /// Number of context kinds a key's ``ContextPool`` has: one per scheme and operation.
+    static let contextKinds = 20
+
+    /// The pool kind of this scheme for signing or verifying.
+    func contextKind(signing: Bool) -> Int {
+        let base: Int
+        switch self {
+        case .rsaPKCS1(let d): base = d.index
+        case .rsaPSS(let d): base = 3 + d.index
+        case .ecdsa(let d): base = 6 + d.index
+        case .eddsa: base = 9
+        }
+        return base * 2 + (signing ? 0 : 1)
+    }
+
+    /// Whether contexts of `kind` are `EVP_MD_CTX` (EdDSA) rather than `EVP_PKEY_CTX`.
+    static func usesDigestContext(kind: Int) -> Bool { kind >= 18 }
+
     var digest: MessageDigest? {
         switch self {
         case .rsaPKCS1(let d), .rsaPSS(let d), .ecdsa(let d): d
