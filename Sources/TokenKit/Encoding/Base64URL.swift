@@ -23,15 +23,50 @@ public enum Base64URL {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var iterator = bytes.makeIterator()
-        while let b0 = iterator.next() {
-            let b1 = iterator.next(), b2 = iterator.next()
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
-            if let b1 { out.append(alphabet[Int((b1 & 0x0F) << 2 | (b2 ?? 0) >> 6)]) }
-            if let b2 { out.append(alphabet[Int(b2 & 0x3F)]) }
-        }
+        encode(bytes, appendingTo: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the unpadded encoding of `bytes` to `out`.
+    static func encode(_ bytes: some Collection<UInt8>, appendingTo out: inout [UInt8]) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { input in
+            encode(UnsafeRawBufferPointer(input), appendingTo: &out)
+        }
+        if done == nil { encode(Array(bytes), appendingTo: &out) }
+    }
+
+    private static func encode(_ input: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
+        let count = input.count
+        let length = (count * 4 + 2) / 3
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length))
+        alphabet.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBufferPointer { buffer in
+                var o = start, i = 0
+                while i + 3 <= count {
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                    buffer[o] = table[Int(n >> 18)]
+                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
+                    buffer[o + 2] = table[Int(n >> 6 & 0x3F)]
+                    buffer[o + 3] = table[Int(n & 0x3F)]
+                    i += 3
+                    o += 4
+                }
+                switch count - i {
+                case 1:
+                    let n = UInt32(input[i]) << 16
+                    buffer[o] = table[Int(n >> 18)]
+                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
+                case 2:
+                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+                    buffer[o] = table[Int(n >> 18)]
+                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
+                    buffer[o + 2] = table[Int(n >> 6 & 0x3F)]
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// Decodes canonical unpadded base64url; throws a ``DecodingFailure`` naming the problem.
@@ -46,6 +81,63 @@ public enum Base64URL {
     public static func decode(_ input: UnsafeBufferPointer<UInt8>) throws(DecodingFailure) -> [UInt8] {
         let count = input.count
         if count % 4 == 1 { throw DecodingFailure(reason: "length \(count) is not a valid base64url length") }
+        let capacity = decodedLength(count)
+        var failed = false
+        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            failed = !decode(input, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = failed ? 0 : capacity
+        }
+        if failed { return try decodeReportingFailure(input) }
+        return out
+    }
+
+    /// Number of bytes `count` base64url characters decode to (for a valid length).
+    static func decodedLength(_ count: Int) -> Int { count / 4 * 3 + (count % 4 == 0 ? 0 : count % 4 - 1) }
+
+    /// The fast decoder: writes `decodedLength(input.count)` bytes to `output` and returns
+    /// whether `input` is canonical unpadded base64url. It accepts exactly what
+    /// ``decode(_:)-(UnsafeBufferPointer<UInt8>)`` accepts; on `false`, call that for the reason.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        let count = input.count
+        guard count % 4 != 1, output.count >= decodedLength(count) else { return false }
+        return fastTable.withUnsafeBufferPointer { table in
+            var i = 0, o = 0
+            var bad: UInt32 = 0
+            while i + 4 <= count {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                bad |= a | b | c | d
+                let n = a << 18 | b << 12 | c << 6 | d
+                output[o] = UInt8(truncatingIfNeeded: n >> 16)
+                output[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                output[o + 2] = UInt8(truncatingIfNeeded: n)
+                i += 4
+                o += 3
+            }
+            switch count - i {
+            case 2:
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                bad |= a | b
+                if b & 0x0F != 0 { return false }
+                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+            case 3:
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
+                bad |= a | b | c
+                if c & 0x03 != 0 { return false }
+                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                output[o + 1] = UInt8(truncatingIfNeeded: (b & 0x0F) << 4 | c >> 2)
+            default:
+                break
+            }
+            return bad & 0x100 == 0
+        }
+    }
+
+    /// 6-bit values as UInt32, with bit 8 set for bytes outside the alphabet.
+    private static let fastTable: [UInt32] = decodeTable.map { $0 == 0xFF ? 0x100 : UInt32($0) }
+
+    /// The original byte-at-a-time decoder: only used to name why an input was refused.
+    private static func decodeReportingFailure(_ input: UnsafeBufferPointer<UInt8>) throws(DecodingFailure) -> [UInt8] {
+        let count = input.count
         var out = [UInt8]()
         out.reserveCapacity(count * 3 / 4)
         try decodeTable.withUnsafeBufferPointer { table throws(DecodingFailure) in

@@ -26,12 +26,13 @@ enum JSONWriter {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             var first = true
-            for (key, member) in object {
+            // Keys and subscript rather than the object's type-erased iterator: no allocation.
+            for key in object.keys {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(member, into: &out)
+                write(object[key] ?? .null, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -39,7 +40,9 @@ enum JSONWriter {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
+        var s = s
+        s.withUTF8 { utf8 in
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
@@ -51,6 +54,7 @@ enum JSONWriter {
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: out.append(byte)
             }
+        }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -35,15 +35,23 @@ struct CompactJWS: Sendable {
         let signaturePart = bytes[(dots[1] + 1)...]
         guard !headerPart.isEmpty else { throw .malformed("part 1 (header) is empty") }
 
-        let headerBytes = try Self.decode(headerPart, part: 1, name: "header")
+        header = try headerPart.withUnsafeBufferPointer { text throws(JWTError) in try Self.parseHeader(text, limits: limits) }
+        payload = try Self.decode(payloadPart, part: 2, name: "payload")
+        signature = try Self.decode(signaturePart, part: 3, name: "signature")
+        signingInput = bytes[0..<dots[1]]
+    }
+
+    /// The header from its base64url text (part 1), with the errors a full parse reports.
+    static func parseHeader(_ text: UnsafeBufferPointer<UInt8>, limits: ParsingLimits) throws(JWTError) -> JWTHeader {
+        let headerBytes: [UInt8]
+        do { headerBytes = try Base64URL.decode(text) } catch {
+            throw .malformed("part 1 (header) is not canonical base64url: \(error.reason)")
+        }
         let headerObject: JSONObject
         do { headerObject = try StrictJSONParser.parseObject(headerBytes, maxDepth: limits.maxDepth) } catch {
             throw .malformed("part 1 (header) is not a valid JSON object: \(error.reason)")
         }
-        header = try JWTHeader(headerObject)
-        payload = try Self.decode(payloadPart, part: 2, name: "payload")
-        signature = try Self.decode(signaturePart, part: 3, name: "signature")
-        signingInput = bytes[0..<dots[1]]
+        return try JWTHeader(headerObject)
     }
 
     private static func decode(_ part: ArraySlice<UInt8>, part index: Int, name: String) throws(JWTError) -> [UInt8] {

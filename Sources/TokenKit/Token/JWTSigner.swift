@@ -11,6 +11,8 @@ public struct JWTSigner: Sendable {
     public let key: JWTKey
     /// The algorithm written into every header.
     public let algorithm: JWTAlgorithm
+    /// `BASE64URL(header)` for the default ``JWTHeaderFields``, made once.
+    private let defaultHeaderText: [UInt8]
 
     /// A signer for `key`; `algorithm` defaults to the key's only algorithm, or must be
     /// given when the key allows several (e.g. RSA: RS256…PS512).
@@ -30,6 +32,18 @@ public struct JWTSigner: Sendable {
             self.algorithm = preferred
         }
         self.key = key
+        defaultHeaderText = Self.headerText(algorithm: self.algorithm, key: key, fields: JWTHeaderFields())
+    }
+
+    private static func headerText(algorithm: JWTAlgorithm, key: JWTKey, fields header: JWTHeaderFields) -> [UInt8] {
+        var object = JSONObject()
+        object["alg"] = .string(algorithm.name)
+        if let typ = header.type { object["typ"] = .string(typ) }
+        if let cty = header.contentType { object["cty"] = .string(cty) }
+        if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
+        var text: [UInt8] = []
+        Base64URL.encode(JSONWriter.bytes(.object(object)), appendingTo: &text)
+        return text
     }
 
     /// Signs `claims` as a JWT.
@@ -51,12 +65,11 @@ public struct JWTSigner: Sendable {
 
     /// Signs arbitrary payload bytes as a compact JWS.
     public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
-        var object = JSONObject()
-        object["alg"] = .string(algorithm.name)
-        if let typ = header.type { object["typ"] = .string(typ) }
-        if let cty = header.contentType { object["cty"] = .string(cty) }
-        if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
-        let signingInput = Array((Base64URL.encode(JSONWriter.bytes(.object(object))) + "." + Base64URL.encode(payload)).utf8)
+        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil
+        var signingInput = isDefault ? defaultHeaderText : Self.headerText(algorithm: algorithm, key: key, fields: header)
+        signingInput.reserveCapacity(signingInput.count + 1 + (payload.count * 4 + 2) / 3 + 700)
+        signingInput.append(UInt8(ascii: "."))
+        Base64URL.encode(payload, appendingTo: &signingInput)
         let signature: [UInt8]
         switch key.material {
         case .hmac(let secret):
@@ -66,7 +79,9 @@ public struct JWTSigner: Sendable {
             guard let scheme = algorithm.scheme else { throw .invalidKey("the key may not sign \(algorithm)") }
             do { signature = try pkey.sign(signingInput, scheme: scheme) } catch { throw .invalidKey("signing failed: \(error.message)") }
         }
-        return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
+        signingInput.append(UInt8(ascii: "."))
+        Base64URL.encode(signature, appendingTo: &signingInput)
+        return String(decoding: signingInput, as: UTF8.self)
     }
 }
 

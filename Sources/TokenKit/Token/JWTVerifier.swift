@@ -14,6 +14,8 @@ public struct JWTVerifier: Sendable {
     public let keys: JWKSet
     /// The checks applied after the signature.
     public let options: ValidationOptions
+    /// Headers already parsed by this verifier (see ``HeaderCache``).
+    let headerCache = HeaderCache()
 
     /// A verifier with a single key.
     public init(key: JWTKey, options: ValidationOptions = ValidationOptions()) {
@@ -28,6 +30,11 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies the signature and the claims of a JWT.
     public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
+        switch fastVerify(token, claims: true) {
+        case .verified(let verified): return verified
+        case .failed(let error): throw error
+        case .jws, .fallback: break
+        }
         let jws = try checkSignature(CompactJWS(token, limits: options.limits))
         let claims = JWTClaims(try JWTPayloadParser.object(jws.payload, limits: options.limits))
         try ClaimValidator.validate(header: jws.header, claims: claims, options: options)
@@ -42,6 +49,11 @@ public struct JWTVerifier: Sendable {
     /// Verifies a plain JWS (RFC 7515 compact form): header and signature only. The payload
     /// may be any bytes; no claim is checked. Returns the header and the payload bytes.
     public func verifyJWS(_ token: String) throws(JWTError) -> (header: JWTHeader, payload: [UInt8]) {
+        switch fastVerify(token, claims: false) {
+        case .jws(let header, let payload): return (header, payload)
+        case .failed(let error): throw error
+        case .verified, .fallback: break
+        }
         let jws = try checkSignature(CompactJWS(token, limits: options.limits))
         return (jws.header, jws.payload)
     }
@@ -61,10 +73,20 @@ public struct JWTVerifier: Sendable {
             throw JWTError(code: .unsupportedCritical, reason: "unsupported critical header parameter(s): \(critical.map { JSONNameShortener.shorten($0) }.joined(separator: ", "))")
         }
         let candidates = try keys.candidates(forKeyID: header.keyID, algorithm: algorithm)
+        try Self.checkSignature(jws.signature, for: jws.signingInput, algorithm: algorithm, candidates: candidates)
+        return jws
+    }
+
+    /// Succeeds when one of `candidates` verifies `signature`; otherwise throws the
+    /// bad-signature error naming the last reason.
+    static func checkSignature(
+        _ signature: some ContiguousBytesLike, for signingInput: some ContiguousBytesLike,
+        algorithm: JWTAlgorithm, candidates: [JWTKey]
+    ) throws(JWTError) {
         var lastReason = "signature does not match"
         for key in candidates {
-            switch Self.check(jws, algorithm: algorithm, key: key) {
-            case .valid: return jws
+            switch Self.check(signature, for: signingInput, algorithm: algorithm, key: key) {
+            case .valid: return
             case .invalid(let reason): lastReason = reason
             }
         }
@@ -73,13 +95,19 @@ public struct JWTVerifier: Sendable {
     }
 
     static func check(_ jws: CompactJWS, algorithm: JWTAlgorithm, key: JWTKey) -> SignatureCheck {
+        check(jws.signature, for: jws.signingInput, algorithm: algorithm, key: key)
+    }
+
+    static func check(
+        _ signature: some ContiguousBytesLike, for signingInput: some ContiguousBytesLike, algorithm: JWTAlgorithm, key: JWTKey
+    ) -> SignatureCheck {
         switch key.material {
         case .hmac(let secret):
             guard let hmac = secret.keys[algorithm] else { return .invalid(reason: "the key may not verify \(algorithm)") }
-            return hmac.isValid(jws.signature, for: jws.signingInput) ? .valid : .invalid(reason: "signature does not match")
+            return hmac.isValid(signature, for: signingInput) ? .valid : .invalid(reason: "signature does not match")
         case .asymmetric(let pkey):
             guard let scheme = algorithm.scheme else { return .invalid(reason: "the key may not verify \(algorithm)") }
-            return pkey.verify(jws.signature, for: jws.signingInput, scheme: scheme)
+            return pkey.verify(signature, for: signingInput, scheme: scheme)
         }
     }
 }
@@ -88,10 +116,24 @@ public struct JWTVerifier: Sendable {
 public struct VerifiedJWT: Sendable {
     /// The protected header.
     public let header: JWTHeader
-    /// The verified claims.
-    public let claims: JWTClaims
+    /// The verified claims (parsed from ``payload`` on first access, then kept).
+    public var claims: JWTClaims { claimsCache.claims }
     /// The payload bytes exactly as signed.
     public let payload: [UInt8]
+    let claimsCache: ClaimsCache
+
+    init(header: JWTHeader, claims: JWTClaims, payload: [UInt8]) {
+        self.header = header
+        self.payload = payload
+        claimsCache = .make(payload: payload, limits: .default, claims: claims)
+    }
+
+    /// A token whose payload was validated but not yet materialised.
+    init(header: JWTHeader, validatedPayload payload: [UInt8], limits: ParsingLimits) {
+        self.header = header
+        self.payload = payload
+        claimsCache = .make(payload: payload, limits: limits)
+    }
 
     /// Decodes the verified payload as `Payload` with Foundation's `JSONDecoder` (dates as
     /// seconds since 1970). The payload was already checked for duplicates and limits.

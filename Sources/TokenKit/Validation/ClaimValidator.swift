@@ -56,7 +56,7 @@ enum ClaimValidator {
         try options.customCheck?(header, claims)
     }
 
-    private static func normalizeType(_ s: String) -> String {
+    static func normalizeType(_ s: String) -> String {
         let lower = s.lowercased()
         return lower.hasPrefix("application/") ? String(lower.dropFirst(12)) : lower
     }
@@ -67,5 +67,62 @@ enum ClaimValidator {
 
     static func formatSeconds(_ s: Double) -> String {
         s == s.rounded() && abs(s) < 1e15 ? "\(Int64(s))s" : "\(s)s"
+    }
+}
+
+extension ClaimValidator {
+    /// The fast form of ``validate(header:claims:options:)`` over a ``ClaimsScanner`` result:
+    /// `true` when every check passes. `false` means "not certain": the caller runs the full
+    /// validation, which reports the exact reason (so this never decides a refusal itself).
+    /// `customCheck` is not run here: callers with one take the full path.
+    static func passes(_ scan: ClaimsScanner, header: JWTHeader, options: ValidationOptions) -> Bool {
+        for name in options.requiredClaims where !scan.hasMember(name) { return false }
+        // A NumericDate that is present must be a finite number below 1e15 (see JWTClaims).
+        func date(_ value: ClaimsScanner.Value) -> (ok: Bool, value: Double?) {
+            switch value.kind {
+            case .absent: return (true, nil)
+            case .number:
+                let d = scan.number(value)
+                return d.isFinite && abs(d) < 1e15 ? (true, d) : (false, nil)
+            default: return (false, nil)
+            }
+        }
+        let (expOK, exp) = date(scan.exp), (nbfOK, nbf) = date(scan.nbf), (iatOK, iat) = date(scan.iat)
+        guard expOK, nbfOK, iatOK else { return false }
+        let now = options.clock.now()
+        let leeway = options.leeway
+        if let exp, now >= exp + leeway { return false }
+        if let nbf, now + leeway < nbf { return false }
+        if let iat, options.rejectIssuedInFuture, iat > now + leeway { return false }
+        if let maxAge = options.maxAge {
+            guard let iat, now - iat <= maxAge + leeway else { return false }
+        }
+        if scan.iss.kind != .absent && scan.iss.kind != .string { return false }
+        if scan.sub.kind != .absent && scan.sub.kind != .string { return false }
+        if let issuers = options.issuers {
+            guard scan.iss.kind == .string, issuers.contains(where: { scan.stringEquals(scan.iss, $0) }) else { return false }
+        }
+        switch scan.aud.kind {
+        case .absent:
+            if options.audiences != nil { return false }
+        case .string:
+            if let audiences = options.audiences, !audiences.contains(where: { scan.stringEquals(scan.aud, $0) }) { return false }
+        case .array:
+            var matched = false
+            let audiences = options.audiences
+            let allStrings = scan.forEachString(inArray: scan.aud) { start, end in
+                guard !matched, let audiences else { return }
+                let element = ClaimsScanner.Value(kind: .string, start: start, end: end)
+                if audiences.contains(where: { scan.stringEquals(element, $0) }) { matched = true }
+            }
+            guard allStrings, audiences == nil || matched else { return false }
+        default:
+            return false
+        }
+        if let subject = options.subject, !scan.stringEquals(scan.sub, subject) { return false }
+        if let expected = options.type {
+            guard let typ = header.type, normalizeType(typ) == normalizeType(expected) else { return false }
+        }
+        return true
     }
 }

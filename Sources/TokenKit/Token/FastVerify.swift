@@ -1,0 +1,105 @@
+internal import TokenKitCrypto
+
+/// What the fast path concluded.
+enum FastVerifyOutcome {
+    /// Signature and claims verified.
+    case verified(VerifiedJWT)
+    /// Signature verified (``JWTVerifier/verifyJWS(_:)``).
+    case jws(JWTHeader, [UInt8])
+    /// Refused, with the error the general path reports for this token.
+    case failed(JWTError)
+    /// Not handled here: run the general path (which reports any problem exactly).
+    case fallback
+}
+
+extension JWTVerifier {
+    /// The per-request fast path of ``verify(_:)`` and ``verifyJWS(_:)``.
+    ///
+    /// Same checks in the same order as the general path, minus the work that does not
+    /// change the outcome: no copy of the token (its UTF-8 is read in place), the header
+    /// parsed once per distinct header text (``HeaderCache``), the signature decoded into a
+    /// stack buffer and checked with pooled OpenSSL contexts, and the claims checked by a
+    /// validating scan (``ClaimsScanner``) instead of building a JSON object, which is
+    /// materialised only if the caller reads ``VerifiedJWT/claims``.
+    ///
+    /// Anything unusual before the signature check (a malformed token, an algorithm or key
+    /// problem) returns `.fallback`, so the general path reports it; after the signature
+    /// check, failures are reported by the same functions the general path uses.
+    func fastVerify(_ token: String, claims wantClaims: Bool) -> FastVerifyOutcome {
+        let limits = options.limits
+        let outcome = token.utf8.withContiguousStorageIfAvailable { bytes -> FastVerifyOutcome in
+            let count = bytes.count
+            guard count > 0, count <= limits.maxTokenBytes else { return .fallback }
+            var first = -1, second = -1
+            for i in 0..<count where bytes[i] == UInt8(ascii: ".") {
+                if first < 0 { first = i } else if second < 0 { second = i } else { return .fallback }
+            }
+            guard first > 0, second > first else { return .fallback }
+
+            let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
+            let header: JWTHeader
+            do {
+                header = try headerCache.header(for: headerText) { () throws(JWTError) in
+                    try CompactJWS.parseHeader(headerText, limits: limits)
+                }
+            } catch { return .fallback }
+            guard let algorithm = header.algorithm, header.critical == nil,
+                  options.algorithms.map({ $0.contains(algorithm) }) ?? true else { return .fallback }
+            let candidates: [JWTKey]
+            if keys.keys.count == 1 {
+                let key = keys.keys[0]
+                guard header.keyID == nil || key.keyID == header.keyID, key.mayVerify, key.algorithms.contains(algorithm) else {
+                    return .fallback
+                }
+                candidates = keys.keys
+            } else {
+                guard let found = try? keys.candidates(forKeyID: header.keyID, algorithm: algorithm) else { return .fallback }
+                candidates = found
+            }
+
+            let payloadText = UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])
+            guard let payload = try? Base64URL.decode(payloadText) else { return .fallback }
+            let signatureText = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
+            guard signatureText.count % 4 != 1 else { return .fallback }
+            let signingInput = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<second]))
+            let signatureLength = Base64URL.decodedLength(signatureText.count)
+            let checked: Result<Void, JWTError>? = withUnsafeTemporaryAllocation(byteCount: max(signatureLength, 1), alignment: 16) { buffer in
+                guard Base64URL.decode(signatureText, into: buffer) else { return nil }
+                let signature = UnsafeRawBufferPointer(rebasing: buffer[0..<signatureLength])
+                do throws(JWTError) {
+                    try Self.checkSignature(signature, for: signingInput, algorithm: algorithm, candidates: candidates)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch checked {
+            case nil: return .fallback
+            case .failure(let error): return .failed(error)
+            case .success: break
+            }
+            guard wantClaims else { return .jws(header, payload) }
+            return Self.checkClaims(header: header, payload: payload, options: options)
+        }
+        return outcome ?? .fallback
+    }
+
+    /// The claims step after a verified signature: the scan and fast checks, or the full
+    /// parse and validation when the scan declines or a check does not pass.
+    static func checkClaims(header: JWTHeader, payload: [UInt8], options: ValidationOptions) -> FastVerifyOutcome {
+        let limits = options.limits
+        if options.customCheck == nil {
+            let passed = payload.withUnsafeBufferPointer { bytes in
+                ClaimsScanner.scan(bytes, maxDepth: limits.maxDepth) { ClaimValidator.passes($0, header: header, options: options) }
+            }
+            if passed == true { return .verified(VerifiedJWT(header: header, validatedPayload: payload, limits: limits)) }
+        }
+        do throws(JWTError) {
+            let claims = JWTClaims(try JWTPayloadParser.object(payload, limits: limits))
+            try ClaimValidator.validate(header: header, claims: claims, options: options)
+            return .verified(VerifiedJWT(header: header, claims: claims, payload: payload))
+        } catch {
+            return .failed(error)
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Testing
+@testable import TokenKit
+
+/// The fast paths (ClaimsScanner, HeaderCache, the in-place verifier) must accept exactly what
+/// the full strict parser accepts and report the same errors. These tests compare them with
+/// the general path on payloads chosen to hit every rule the scanner mirrors.
+@Suite struct FastPathConformanceTests {
+    static let payloads: [String] = [
+        #"{"sub":"a","exp":4102444800}"#,
+        #"{}"#,
+        #" { "sub" : "a" , "exp" : 4102444800 } "#,
+        #"{"sub":"a","sub":"b","exp":4102444800}"#,
+        #"{"a":{"x":1,"x":2},"exp":4102444800}"#,
+        #"{"a":[{"x":1},{"x":1,"y":{"z":1,"z":2}}],"exp":4102444800}"#,
+        #"{"s\u0075b":"a","sub":"b","exp":4102444800}"#,
+        #"{"sub":"caf\u00e9","exp":4102444800}"#,
+        "{\"sub\":\"caf\u{e9}\",\"exp\":4102444800}",
+        "{\"sub\":\"a\u{1}\",\"exp\":4102444800}",
+        #"{"sub":"a","exp":4102444800,}"#,
+        #"{"sub":"a","exp":4102444800}x"#,
+        #"{"sub":"a","exp":04102444800}"#,
+        #"{"sub":"a","exp":-0}"#,
+        #"{"sub":"a","exp":1.}"#,
+        #"{"sub":"a","exp":1e}"#,
+        #"{"sub":"a","exp":4102444800.5e0}"#,
+        #"{"sub":"a","exp":4.1024448E+9}"#,
+        #"{"sub":"a","exp":"4102444800"}"#,
+        #"{"sub":"a","exp":1e400}"#,
+        #"{"sub":"a","exp":12345678901234567890123456789012345678901234567890123456789012345}"#,
+        #"{"sub":"a","exp":9007199254740993}"#,
+        #"{"sub":1,"exp":4102444800}"#,
+        #"{"sub":"a","exp":4102444800,"aud":[]}"#,
+        #"{"sub":"a","exp":4102444800,"aud":["x",1]}"#,
+        #"{"sub":"a","exp":4102444800,"aud":["api", "other"]}"#,
+        #"{"sub":"a","exp":4102444800,"aud":"api"}"#,
+        #"{"sub":"a","exp":4102444800,"aud":{"x":1}}"#,
+        #"{"sub":"a","exp":4102444800,"iss":"https://issuer"}"#,
+        #"{"sub":"a","exp":4102444800,"iss":null}"#,
+        #"{"sub":"a","exp":1000}"#,
+        #"{"sub":"a","exp":4102444800,"nbf":4102444000}"#,
+        #"{"sub":"a","exp":4102444800,"iat":4102444000}"#,
+        #"{"sub":"a","exp":4102444800,"t":true,"f":false,"n":null,"l":tru}"#,
+        #"{"sub":"a","exp":4102444800,"x":[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}"#,
+        #"{"sub":"a","exp":4102444800,"x":[[[[[[[[[[[[[[1]]]]]]]]]]]]]]}"#,
+        #"{"sub":"a","exp":4102444800,"x":[1,]}"#,
+        #"{"sub":"a","exp":4102444800,"x":[,1]}"#,
+        #"{"sub":"a""exp":4102444800}"#,
+        #"{"sub" "a","exp":4102444800}"#,
+        #"["sub"]"#,
+        #""sub""#,
+        #"{"sub":"a","exp":4102444800"#,
+        #"{"sub":"a\"b","exp":4102444800}"#,
+        "{\"sub\":\"a\",\"exp\":4102444800,\t\"x\":\r\n1}",
+        "{\"sub\":\"a\",\"exp\":4102444800,\u{0B}\"x\":1}",
+        "{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"exp\":4102444800}",
+        "{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k3\":1,\"exp\":4102444800}",
+    ]
+
+    /// The general path's outcome: the reason of the error, or "ok".
+    static func slowDecode(_ token: String) -> String {
+        do throws(JWTError) {
+            let jws = try CompactJWS(token, limits: .default)
+            _ = try JWTPayloadParser.object(jws.payload, limits: .default)
+            return "ok"
+        } catch {
+            return "\(error.code): \(error.reason)"
+        }
+    }
+
+    static func fastDecode(_ token: String) -> String {
+        do throws(JWTError) {
+            let jwt = try UnverifiedJWT(parsing: token)
+            _ = jwt.claims
+            return "ok"
+        } catch {
+            return "\(error.code): \(error.reason)"
+        }
+    }
+
+    static func token(header: String = #"{"alg":"HS256","typ":"JWT"}"#, payload: String, signature: String = "AAAA") -> String {
+        Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "." + signature
+    }
+
+    @Test func decodeMatchesTheFullParser() {
+        for payload in Self.payloads {
+            let token = Self.token(payload: payload)
+            #expect(Self.fastDecode(token) == Self.slowDecode(token), "payload \(payload)")
+            // Twice: the second decode hits the header cache.
+            #expect(Self.fastDecode(token) == Self.slowDecode(token), "payload \(payload)")
+        }
+    }
+
+    @Test func decodedClaimsEqualTheFullParse() throws {
+        for payload in Self.payloads {
+            let token = Self.token(payload: payload)
+            guard let jwt = try? UnverifiedJWT(parsing: token) else { continue }
+            let jws = try CompactJWS(token, limits: .default)
+            #expect(jwt.claims.raw == (try JWTPayloadParser.object(jws.payload, limits: .default)), "payload \(payload)")
+            #expect(jwt.header == jws.header)
+        }
+    }
+
+    @Test func malformedTokensMatch() {
+        let good = Self.token(payload: #"{"exp":4102444800}"#)
+        let variants = [
+            "", ".", "..", "a.b", "a.b.c.d", "a.b.c.d.e", good + "=", good.replacingOccurrences(of: ".", with: ".="),
+            "=" + good, good + ".", "e30.e30.", "eyJhbGciOiJIUzI1NiJ9.e30.", "eyJhbGciOiJIUzI1NiJ9.e31.", "eyJhbGciOiJIUzI1NiJ9.e30.AB",
+            Self.token(header: #"{"alg":"HS256","alg":"HS256"}"#, payload: "{}"),
+            Self.token(header: #"{"typ":"JWT"}"#, payload: "{}"),
+            Self.token(header: #"{"alg":"HS256","crit":["x"]}"#, payload: "{}"),
+            Self.token(header: #"{"alg":"HS256"}"#, payload: "{}", signature: "A"),
+            Self.token(header: #"{"alg":"HS256"}"#, payload: "{}", signature: "AB"),
+            Self.token(header: #"{"alg":"HS256"}"#, payload: "{}", signature: "AA"),
+            String(repeating: "a", count: 40_000),
+        ]
+        for token in variants {
+            #expect(Self.fastDecode(token) == Self.slowDecode(token), "token \(token.prefix(80))")
+        }
+    }
+
+    @Test func base64FastDecoderAgreesWithTheReference() throws {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ .".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let length = Int.random(in: 0..<12, using: &generator)
+            let text = String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+            let fast = Result { () throws(Base64URL.DecodingFailure) in try Base64URL.decode(text) }
+            let reencoded = (try? fast.get()).map { Base64URL.encode($0) }
+            if let reencoded { #expect(reencoded == text, "\(text) is not canonical yet decoded") }
+        }
+        for bytes in [[UInt8](), [0], [0, 1], [0, 1, 2], [255, 254, 253, 252], Array(0...255)] {
+            #expect(try Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+    }
+
+    /// verify: a verifier with a custom check takes the general claims path; one without,
+    /// the fast path. Both must agree on every payload and option set.
+    @Test func verifyMatchesTheGeneralPath() throws {
+        let key = try JWTKey.hmac(secret: Array(repeating: 7, count: 32))
+        let signer = try JWTSigner(key: key)
+        let clock = FixedClock(1_800_000_000)
+        let optionSets: [ValidationOptions] = [
+            ValidationOptions(clock: clock),
+            ValidationOptions(requiredClaims: ["exp", "sub"], issuers: ["https://issuer"], clock: clock),
+            ValidationOptions(requiredClaims: [], audiences: ["api"], clock: clock),
+            ValidationOptions(requiredClaims: [], subject: "a", type: "jwt", clock: clock),
+            ValidationOptions(requiredClaims: ["exp", "iat"], maxAge: 60, clock: clock),
+            ValidationOptions(leeway: 10, requiredClaims: ["nope"], clock: clock),
+            ValidationOptions(clock: FixedClock(4_102_444_100)),
+        ]
+        for payload in Self.payloads {
+            let token = try signer.signJWS(payload: Array(payload.utf8))
+            for options in optionSets {
+                let fast = JWTVerifier(key: key, options: options)
+                var slowOptions = options
+                slowOptions.customCheck = { _, _ throws(JWTError) in }
+                let slow = JWTVerifier(key: key, options: slowOptions)
+                func outcome(_ v: JWTVerifier) -> String {
+                    do throws(JWTError) {
+                        let verified = try v.verify(token)
+                        return "ok \(verified.claims.raw.count)"
+                    } catch { return "\(error.code): \(error.reason)" }
+                }
+                #expect(outcome(fast) == outcome(slow), "payload \(payload)")
+                #expect(outcome(fast) == outcome(slow), "payload \(payload) (cached header)")
+            }
+        }
+        // A bad signature is reported the same way.
+        let token = try signer.sign(JWTClaims(JSONObject([("exp", .number(JSONNumber(4102444800)))])))
+        let tampered = String(token.dropLast(2)) + (token.hasSuffix("AA") ? "AE" : "AA")
+        let verifier = JWTVerifier(key: key)
+        #expect(throws: JWTError.self) { try verifier.verify(tampered) }
+        #expect(throws: JWTError.self) { try verifier.verifyJWS(tampered) }
+    }
+
+    @Test func asymmetricSignAndVerifyRoundTrip() throws {
+        for alg in [JWTAlgorithm.rs256, .ps256, .es256, .es384, .es512, .eddsa] {
+            let key = try JWTKey.generate(for: alg)
+            let signer = try JWTSigner(key: key, algorithm: alg)
+            let verifier = JWTVerifier(key: try key.publicKey(), options: ValidationOptions(algorithms: [alg]))
+            for _ in 0..<3 {  // exercise the pooled contexts
+                let token = try signer.sign(JWTClaims(JSONObject([("exp", .number(JSONNumber(4102444800)))])))
+                #expect(try verifier.verify(token).claims.expiration() == 4102444800)
+                var bytes = Array(token.utf8)
+                bytes[bytes.count / 2] = bytes[bytes.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+                #expect(throws: JWTError.self) { try verifier.verify(String(decoding: bytes, as: UTF8.self)) }
+            }
+        }
+    }
+
+    @Test func concurrentVerifiesShareContextsSafely() async throws {
+        let key = try JWTKey.generate(for: .es256)
+        let signer = try JWTSigner(key: key)
+        let verifier = JWTVerifier(key: key)
+        let hmacKey = try JWTKey.hmac(secret: Array(repeating: 1, count: 32))
+        let hmacVerifier = JWTVerifier(key: hmacKey)
+        let exp = JWTClaims(JSONObject([("exp", .number(JSONNumber(4102444800)))]))
+        let token = try signer.sign(exp)
+        let hmacToken = try JWTSigner(key: hmacKey).sign(exp)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<50 {
+                        _ = try verifier.verify(token)
+                        _ = try hmacVerifier.verify(hmacToken)
+                        _ = try signer.sign(exp)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
