@@ -174,7 +174,7 @@ def key_files(alg: str, key):
     pem, der = serialization.Encoding.PEM, serialization.Encoding.DER
     none = serialization.NoEncryption()
     if alg.startswith("HS"):
-        return [("jwk", json.dumps(jwk(alg, key, True)).encode()),
+        return [("raw", key), ("jwk", json.dumps(jwk(alg, key, True)).encode()),
                 ("jwks", json.dumps({"keys": [jwk(alg, os.urandom(len(key)), True, "decoy"), jwk(alg, key, True, "interop")]}).encode())]
     files = [
         ("pkcs8", key.private_bytes(pem, serialization.PrivateFormat.PKCS8, none)),

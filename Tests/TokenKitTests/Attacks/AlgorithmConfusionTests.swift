@@ -42,15 +42,21 @@ struct AlgorithmConfusionTests {
         }
     }
 
-    @Test("a JWKS with an oct key and an RSA key: an RS256 token MACed with the oct key is refused")
+    @Test("a key set with an oct key and an RSA key: an RS256 token MACed with the oct key is refused")
     func mixedSetConfusion() throws {
-        let secret = try JWTKey.hmac(secret: Array(repeating: 7, count: 32), keyID: "shared")
-        let rsa = try JWTKey.generate(for: .rs256, keyID: "shared").publicKey()
+        let secret = try JWTKey.hmac(secret: Array(repeating: 7, count: 32), keyID: "hmac")
+        let rsa = try JWTKey.generate(for: .rs256, keyID: "rsa").publicKey()
         let set = JWKSet(keys: [secret, rsa])
         // The token claims RS256 but its "signature" is the HMAC of the signing input.
-        let header = TestSupport.b64(#"{"alg":"RS256","kid":"shared"}"#), payload = TestSupport.b64(#"{"sub":"admin"}"#)
-        let hmacAsRS = "\(header).\(payload)." + TokenForge.mac(secret: Array(repeating: 7, count: 32), "\(header).\(payload)")
-        expectJWTError(.badSignature) { try JWTVerifier(keys: set, options: Self.options).verify(hmacAsRS) }
+        let payload = TestSupport.b64(#"{"sub":"admin"}"#)
+        func forged(_ header: String) -> String {
+            let input = TestSupport.b64(header) + "." + payload
+            return input + "." + TokenForge.mac(secret: Array(repeating: 7, count: 32), input)
+        }
+        let verifier = JWTVerifier(keys: set, options: Self.options)
+        expectJWTError(.algorithmNotAllowed) { try verifier.verify(forged(#"{"alg":"RS256","kid":"hmac"}"#)) }
+        expectJWTError(.badSignature) { try verifier.verify(forged(#"{"alg":"RS256","kid":"rsa"}"#)) }
+        expectJWTError(.badSignature) { try verifier.verify(forged(#"{"alg":"RS256"}"#)) }
         // A genuine HS256 token from the oct key still works: the set is not broken.
         let genuine = try JWTSigner(key: secret).sign(Self.claims)
         #expect(try JWTVerifier(keys: set, options: Self.options).verify(genuine).claims["sub"] == .string("admin"))

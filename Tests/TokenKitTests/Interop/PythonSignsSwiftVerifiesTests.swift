@@ -9,8 +9,11 @@ import TokenKit
 struct PythonSignsSwiftVerifiesTests {
     /// Loads a verification key from a file written by interop.py.
     static func verifier(format: String, path: String) throws -> JWTVerifier {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
         let options = ValidationOptions(issuers: ["interop-python"], clock: FixedClock(1_800_000_000))
+        if format == "raw" {
+            return JWTVerifier(key: try JWTKey.hmac(secret: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), options: options)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
         switch format {
         case "jwks": return JWTVerifier(keys: try JWKSet(json: text), options: options)
         case "jwk", "jwk-public": return JWTVerifier(key: try JWTKey(jwk: text), options: options)
@@ -51,7 +54,7 @@ struct PythonSignsSwiftVerifiesTests {
             }
         }
         #expect(covered == Set(PythonInterop.algorithmNames))
-        #expect(formats == ["jwk", "jwks", "pkcs8", "pkcs1", "sec1", "spki", "pkcs1-public", "x509", "jwk-public", "jwk-private"])
-        #expect(manifest.cases.count == 188)
+        #expect(formats == ["raw", "jwk", "jwks", "pkcs8", "pkcs1", "sec1", "spki", "pkcs1-public", "x509", "jwk-public", "jwk-private"])
+        #expect(manifest.cases.count == 194)
     }
 }

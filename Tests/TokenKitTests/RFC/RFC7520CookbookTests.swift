@@ -42,12 +42,21 @@ struct RFC7520CookbookTests {
         #expect(try signer.signJWS(payload: Array(Self.payload.utf8), header: JWTHeaderFields(type: nil)) == example.jws)
     }
 
-    @Test("§4.2 PS256 (Figure 20): verifies; a fresh PS256 signature verifies too")
-    func ps256() throws {
+    @Test("§4.2 PS384 (Figure 20): refused by a JWK bound to PS256 (as Wycheproof ships it); verifies with the key unbound")
+    func ps384() throws {
         let example = try Self.example(tcId: 346)
-        let verifier = JWTVerifier(key: try JWTKey(jwk: example.publicJWK))
+        let header = try JSONValue(parsingBytes: Base64URL.decode(example.jws.split(separator: ".")[0]))
+        #expect(header.objectValue?["alg"] == .string("PS384"))
+        // Wycheproof's key carries "alg":"PS256" while the RFC token is PS384: the JWK's own
+        // alg binds the key, so the token is refused on purpose.
+        expectJWTError(.algorithmNotAllowed) { try JWTVerifier(key: try JWTKey(jwk: example.publicJWK)).verifyJWS(example.jws) }
+        var unbound = try JSONValue(parsing: example.publicJWK).objectValue ?? JSONObject()
+        unbound["alg"] = nil
+        let verifier = JWTVerifier(key: try JWTKey(jwk: unbound))
         #expect(try verifier.verifyJWS(example.jws).payload == Array(Self.payload.utf8))
-        let fresh = try JWTSigner(key: try JWTKey(jwk: example.privateJWK)).signJWS(payload: Array(Self.payload.utf8))
+        var privateUnbound = try JSONValue(parsing: example.privateJWK).objectValue ?? JSONObject()
+        privateUnbound["alg"] = nil
+        let fresh = try JWTSigner(key: try JWTKey(jwk: privateUnbound), algorithm: .ps384).signJWS(payload: Array(Self.payload.utf8))
         #expect(try verifier.verifyJWS(fresh).payload == Array(Self.payload.utf8))
     }
 

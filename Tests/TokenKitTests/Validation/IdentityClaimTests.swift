@@ -67,7 +67,7 @@ struct IdentityClaimTests {
 
     @Test("the custom check runs last and its error is passed through")
     func customCheck() throws {
-        let check: @Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void = { _, claims in
+        let check: @Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void = { (_, claims) throws(JWTError) in
             guard claims["scope"] == .string("admin") else {
                 throw JWTError(code: .customCheckFailed, reason: "scope admin required")
             }
