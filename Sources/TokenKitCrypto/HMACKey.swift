@@ -19,12 +19,12 @@ package final class HMACKey: @unchecked Sendable {
     package init(secret: SecureBytes, digest: MessageDigest) throws(CryptoError) {
         OpenSSLErrorQueue.clear()
         guard let ctx = EVP_MAC_CTX_new(Self.mac.pointer) else { throw .openSSL("cannot create an HMAC context") }
-        // Both C strings must stay alive until EVP_MAC_init has read `params`: an OSSL_PARAM
-        // keeps the pointers it was constructed with.
-        let ok = OSSL_MAC_PARAM_DIGEST.withCString { paramName in
+        // OSSL_PARAM keeps both pointers (name and value), so both C strings must stay alive
+        // until EVP_MAC_init has read them.
+        let ok = "digest".withCString { parameterName in
             digest.name.withCString { name -> Int32 in
                 var params = [
-                    OSSL_PARAM_construct_utf8_string(paramName, UnsafeMutablePointer(mutating: name), 0),
+                    OSSL_PARAM_construct_utf8_string(parameterName, UnsafeMutablePointer(mutating: name), 0),
                     OSSL_PARAM_construct_end(),
                 ]
                 return secret.withUnsafeBytes { key in

@@ -219,9 +219,8 @@ private final class ParamBuilder {
         guard OSSL_PARAM_BLD_push_BN(builder, try retained(name), bn) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
     }
 
-    /// A C copy of a parameter name that lives as long as the builder: OSSL_PARAM_BLD keeps
-    /// the name pointer (it does not copy it) until OSSL_PARAM_BLD_to_param, so the
-    /// temporary C string Swift makes for a `String` argument would dangle by then.
+    /// A C copy of `name` that lives as long as the builder: OSSL_PARAM_BLD keeps the key
+    /// pointer it is given (it expects static strings) until the parameters are built.
     private func retained(_ name: String) throws(CryptoError) -> UnsafeMutablePointer<CChar> {
         guard let copy = strdup(name) else { throw CryptoError("out of memory") }
         strings.append(copy)
