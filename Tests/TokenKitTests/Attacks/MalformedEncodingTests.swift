@@ -27,6 +27,8 @@ struct MalformedEncodingTests {
         Case(name: "a leading space", token: " " + TokenForge.token()),
         Case(name: "a trailing newline", token: TokenForge.token() + "\n"),
         Case(name: "a trailing space after the signature", token: TokenForge.token() + " "),
+        Case(name: "a non-ASCII character in the signature", token: TokenForge.token() + "\u{e9}"),
+        Case(name: "a NUL byte inside the payload part", token: TokenForge.signParts(header, String(payload.prefix(4)) + "\u{0}" + payload.dropFirst(4))),
         Case(name: "non-canonical last character (unused bits set)", token: TokenForge.signParts(header, String(payload.dropLast()) + "x")),
         Case(name: "a 4k+1 length part", token: TokenForge.signParts(header, payload + "AAA")),
         Case(name: "two parts", token: "\(header).\(payload)"),

@@ -30,12 +30,11 @@ struct IdentityClaimTests {
         expectJWTError(.audienceMismatch) { try Self.verify([("aud", .string("apix"))]) { $0.audiences = ["api"] } }
         expectJWTError(.audienceMismatch) { try Self.verify([("aud", .array([.string("web")]))]) { $0.audiences = ["api"] } }
         expectJWTError(.audienceMismatch) { try Self.verify([]) { $0.audiences = ["api"] } }
-        expectJWTError(.audienceMismatch) { try Self.verify([("aud", .array([]))]) { $0.audiences = ["api"] } }
     }
 
     @Test("a malformed aud is refused whether or not audiences are checked")
     func malformedAudience() throws {
-        for bad: JSONValue in [.number(JSONNumber(Int64(1))), .array([.string("api"), .number(JSONNumber(Int64(1)))]), .object(JSONObject()), .null] {
+        for bad: JSONValue in [.number(JSONNumber(Int64(1))), .array([.string("api"), .number(JSONNumber(Int64(1)))]), .array([]), .object(JSONObject()), .null] {
             expectJWTError(.invalidClaim) { try Self.verify([("aud", bad)]) { $0.audiences = ["api"] } }
             expectJWTError(.invalidClaim) { try Self.verify([("aud", bad)]) { _ in } }
         }
