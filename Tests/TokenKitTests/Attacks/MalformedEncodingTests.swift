@@ -9,6 +9,8 @@ struct MalformedEncodingTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
         let token: String
+        /// Text the error's reason must contain (it names the cause), when given.
+        var cause: String = ""
         var testDescription: String { name }
     }
 
@@ -18,7 +20,7 @@ struct MalformedEncodingTests {
     static let payload = TestSupport.b64(#"{"sub":"alice1"}"#)
 
     static let cases: [Case] = [
-        Case(name: "padding '=' on the payload", token: TokenForge.signParts(header, payload + "==")),
+        Case(name: "padding '=' on the payload", token: TokenForge.signParts(header, payload + "=="), cause: "part 2 (payload) is not canonical base64url: invalid base64url character '='"),
         Case(name: "padding '=' on the header", token: TokenForge.signParts(TestSupport.b64(#"{"alg":"HS256","x":1}"#) + "=", payload)),
         Case(name: "'+' from the standard alphabet", token: TokenForge.signParts(header, String(payload.prefix(4)) + "+" + payload.dropFirst(5))),
         Case(name: "'/' from the standard alphabet", token: TokenForge.signParts(header, String(payload.prefix(4)) + "/" + payload.dropFirst(5))),
@@ -29,12 +31,13 @@ struct MalformedEncodingTests {
         Case(name: "a trailing space after the signature", token: TokenForge.token() + " "),
         Case(name: "a non-ASCII character in the signature", token: TokenForge.token() + "\u{e9}"),
         Case(name: "a NUL byte inside the payload part", token: TokenForge.signParts(header, String(payload.prefix(4)) + "\u{0}" + payload.dropFirst(4))),
-        Case(name: "non-canonical last character (unused bits set)", token: TokenForge.signParts(header, String(payload.dropLast()) + "x")),
-        Case(name: "a 4k+1 length part", token: TokenForge.signParts(header, payload + "AAA")),
-        Case(name: "two parts", token: "\(header).\(payload)"),
-        Case(name: "four parts", token: TokenForge.token() + ".AAAA"),
+        // The payload ends in "fQ" ('}'): "fR" decodes to the same byte with an unused bit set.
+        Case(name: "non-canonical last character (unused bits set)", token: TokenForge.signParts(header, String(payload.dropLast()) + "R"), cause: "non-canonical"),
+        Case(name: "a 4k+1 length part", token: TokenForge.signParts(header, payload + "AAA"), cause: "length 25"),
+        Case(name: "two parts", token: "\(header).\(payload)", cause: "found 2"),
+        Case(name: "four parts", token: TokenForge.token() + ".AAAA", cause: "found 4"),
         Case(name: "six parts", token: TokenForge.token() + ".AA.AA.AA"),
-        Case(name: "empty header", token: TokenForge.signParts("", payload)),
+        Case(name: "empty header", token: TokenForge.signParts("", payload), cause: "part 1 (header) is empty"),
         Case(name: "only dots", token: ".."),
         Case(name: "empty string", token: ""),
         Case(name: "invalid UTF-8 in the header JSON", token: TokenForge.token(headerBytes: Array(#"{"alg":"HS256","x":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), payloadBytes: Array(#"{"a":1}"#.utf8))),
@@ -44,15 +47,15 @@ struct MalformedEncodingTests {
         Case(name: "a byte order mark before the payload JSON", token: TokenForge.token(headerBytes: Array(#"{"alg":"HS256"}"#.utf8), payloadBytes: [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8))),
         Case(name: "trailing garbage after the header JSON", token: TokenForge.token(header: #"{"alg":"HS256"}x"#)),
         Case(name: "a second JSON object after the header", token: TokenForge.token(header: #"{"alg":"HS256"}{"alg":"none"}"#)),
-        Case(name: "trailing garbage after the payload JSON", token: TokenForge.token(payload: #"{"sub":"alice"},"#)),
-        Case(name: "a lone high surrogate escape in the payload", token: TokenForge.token(payload: #"{"sub":"\ud800"}"#)),
+        Case(name: "trailing garbage after the payload JSON", token: TokenForge.token(payload: #"{"sub":"alice"},"#), cause: "after the JSON value"),
+        Case(name: "a lone high surrogate escape in the payload", token: TokenForge.token(payload: #"{"sub":"\ud800"}"#), cause: "unpaired surrogate"),
         Case(name: "a lone low surrogate escape in the header", token: TokenForge.token(header: #"{"alg":"HS256","kid":"\udc00"}"#)),
         Case(name: "a high surrogate followed by a non-surrogate", token: TokenForge.token(payload: #"{"sub":"\ud800\u0041"}"#)),
         Case(name: "an unescaped control character in a string", token: TokenForge.token(payload: "{\"sub\":\"a\u{01}b\"}")),
         Case(name: "single-quoted JSON", token: TokenForge.token(payload: "{'sub':'alice'}")),
         Case(name: "a trailing comma in the header", token: TokenForge.token(header: #"{"alg":"HS256",}"#)),
         Case(name: "a header that is an array", token: TokenForge.token(header: #"["HS256"]"#)),
-        Case(name: "a header without alg", token: TokenForge.token(header: #"{"typ":"JWT"}"#)),
+        Case(name: "a header without alg", token: TokenForge.token(header: #"{"typ":"JWT"}"#), cause: "no \"alg\""),
         Case(name: "alg that is not a string", token: TokenForge.token(header: #"{"alg":["HS256"]}"#)),
         Case(name: "kid that is not a string", token: TokenForge.token(header: #"{"alg":"HS256","kid":7}"#)),
         Case(name: "a payload that is a JSON string, not an object", token: TokenForge.token(payload: #""alice""#)),
@@ -66,6 +69,7 @@ struct MalformedEncodingTests {
         let verifier = try TokenForge.verifier()
         let error = expectJWTError(.malformed) { try verifier.verify(c.token) }
         #expect(error?.reason.hasPrefix("malformed token:") == true, "\(error?.reason ?? "")")
+        if !c.cause.isEmpty { #expect(error?.reason.contains(c.cause) == true, "\(error?.reason ?? "") does not name \(c.cause)") }
     }
 
     @Test("a five-part token is named as an unsupported JWE")
@@ -77,6 +81,7 @@ struct MalformedEncodingTests {
 
     @Test("the same claims, canonically encoded, verify (control)")
     func control() throws {
+        #expect(Self.payload.hasSuffix("fQ"))
         let verified = try TokenForge.verifier().verify(TokenForge.signParts(Self.header, Self.payload))
         #expect(verified.claims["sub"] == .string("alice1"))
         #expect(try TokenForge.verifier().verify(TokenForge.token()).claims["sub"] == .string("alice"))
