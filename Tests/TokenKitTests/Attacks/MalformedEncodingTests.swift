@@ -72,6 +72,14 @@ struct MalformedEncodingTests {
         if !c.cause.isEmpty { #expect(error?.reason.contains(c.cause) == true, "\(error?.reason ?? "") does not name \(c.cause)") }
     }
 
+    @Test("an empty payload part is refused as a JWT (no JSON object) but is a valid plain JWS")
+    func emptyPayload() throws {
+        let token = TokenForge.signParts(Self.header, "")
+        let error = expectJWTError(.malformed) { try TokenForge.verifier().verify(token) }
+        #expect(error?.reason.contains("part 2 (payload)") == true)
+        #expect(try TokenForge.verifier().verifyJWS(token).payload.isEmpty)
+    }
+
     @Test("a five-part token is named as an unsupported JWE")
     func jweNamed() throws {
         let jwe = "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGeipsEdY3mx_etLbbWSrFr05kLzcSr4qKAq7YN7e9jwQRb23nfa6c9d-StnImGyFDbSv04uVuxIp5Zms1gNxKKK2Da14B8S4rzVRltdYwam_lDp5XnZAYpQdb76FdIKLaVmqgfwX7XWRxv2322i-vDxRfqNzo_tETKzpVLzfiwQyeyPGLBIO56YJ7eObdv0je81860ppamavo35UgoRdbYaBcoh9QcfylQr66oc6vFWXRcZ_ZT2LawVCWTIy3brGPi6UklfCpIMfIjf7iGdXKHzg.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6jiSdiwkIr3ajwQzaBtQD_A.XFBoMYUZodetZdvTiFvSkQ"
