@@ -46,9 +46,9 @@ extension JWTVerifier {
             guard let algorithm = header.algorithm, header.critical == nil,
                   options.algorithms.map({ $0.contains(algorithm) }) ?? true else { return .fallback }
             let candidates: [JWTKey]
-            if keys.keys.count == 1 {
+            if keys.keys.count == 1, keys.ambiguousKeyIDs.isEmpty {
                 let key = keys.keys[0]
-                guard header.keyID == nil || key.keyID == header.keyID, key.mayVerify, key.algorithms.contains(algorithm) else {
+                guard keys.isSingleUnnamedKey || header.keyID == nil || key.keyID == header.keyID, key.mayVerify, key.algorithms.contains(algorithm) else {
                     return .fallback
                 }
                 candidates = keys.keys

@@ -108,14 +108,16 @@ extension ClaimValidator {
         case .string:
             if let audiences = options.audiences, !audiences.contains(where: { scan.stringEquals(scan.aud, $0) }) { return false }
         case .array:
-            var matched = false
+            var matched = false, elements = 0
             let audiences = options.audiences
             let allStrings = scan.forEachString(inArray: scan.aud) { start, end in
+                elements += 1
                 guard !matched, let audiences else { return }
                 let element = ClaimsScanner.Value(kind: .string, start: start, end: end)
                 if audiences.contains(where: { scan.stringEquals(element, $0) }) { matched = true }
             }
-            guard allStrings, audiences == nil || matched else { return false }
+            // An empty aud array is refused (see JWTClaims.audience()).
+            guard allStrings, elements > 0, audiences == nil || matched else { return false }
         default:
             return false
         }
