@@ -102,3 +102,16 @@ public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Compara
         return set
     }
 }
+
+extension Set where Element == JWTAlgorithm {
+    /// Membership without hashing for the usual one-to-three-element sets (hot path of
+    /// verification); falls back to the hash lookup for larger sets.
+    @inline(__always)
+    func containsFast(_ algorithm: JWTAlgorithm) -> Bool {
+        if count <= 4 {
+            for element in self where element.name == algorithm.name { return true }
+            return false
+        }
+        return contains(algorithm)
+    }
+}

@@ -51,6 +51,7 @@ package final class HMACKey: @unchecked Sendable {
 
     /// The MAC of `data`.
     package func authenticationCode(for data: some ContiguousBytesLike) throws(CryptoError) -> [UInt8] {
+        OpenSSLErrorQueue.clear()
         var out = [UInt8](repeating: 0, count: digest.size)
         let ok = data.withBytes { input in
             out.withUnsafeMutableBytes { computeMAC(input, into: $0) }
@@ -63,7 +64,10 @@ package final class HMACKey: @unchecked Sendable {
     package func isValid(_ mac: some ContiguousBytesLike, for data: some ContiguousBytesLike) -> Bool {
         // The expected MAC goes to a stack buffer: no allocation per check.
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { expected in
-            guard data.withBytes({ computeMAC($0, into: expected) }) else { return false }
+            guard data.withBytes({ computeMAC($0, into: expected) }) else {
+                OpenSSLErrorQueue.clear()
+                return false
+            }
             return mac.withBytes { given in
                 guard given.count == digest.size else { return false }
                 return CRYPTO_memcmp(expected.baseAddress, given.baseAddress, given.count) == 0
@@ -77,7 +81,8 @@ package final class HMACKey: @unchecked Sendable {
     /// free) and re-initialised without a key, which restarts it from the stored key schedule;
     /// it goes back to the pool afterwards, so a steady stream of MACs allocates no context.
     private func computeMAC(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
-        OpenSSLErrorQueue.clear()
+        // The error queue is cleared only on failure: these calls add nothing to it when they
+        // succeed, and ERR_clear_error costs a thread-local lookup per call.
         guard let ctx = contexts.take(0) ?? EVP_MAC_CTX_dup(template) else { return false }
         var outLength = 0
         let ok = EVP_MAC_init(ctx, nil, 0, nil) == 1
@@ -85,7 +90,6 @@ package final class HMACKey: @unchecked Sendable {
             && EVP_MAC_final(ctx, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, output.count) == 1
         guard ok, outLength == digest.size else {
             EVP_MAC_CTX_free(ctx)
-            OpenSSLErrorQueue.clear()
             return false
         }
         contexts.put(0, ctx)

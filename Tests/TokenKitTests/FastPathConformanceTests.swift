@@ -90,6 +90,23 @@ import Testing
         }
     }
 
+    /// The scanner reads strings eight bytes at a time: every special byte at every offset of
+    /// strings around that width must be seen.
+    @Test func specialBytesAtEveryOffsetOfAString() {
+        let specials: [String] = ["\"", "\\", "\\n", "\\u0041", "\u{1}", "\u{1F}", "\u{7F}", "\u{E9}", "\u{20AC}", " "]
+        for length in 0..<20 {
+            for position in 0...length {
+                for special in specials {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                    let payload = "{\"sub\":\"" + text + "\",\"exp\":4102444800}"
+                    let token = Self.token(payload: payload)
+                    #expect(Self.fastDecode(token) == Self.slowDecode(token), "payload \(payload)")
+                }
+            }
+        }
+    }
+
     @Test func decodedClaimsEqualTheFullParse() throws {
         for payload in Self.payloads {
             let token = Self.token(payload: payload)

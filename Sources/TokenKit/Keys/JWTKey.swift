@@ -198,6 +198,12 @@ final class HMACSecret: Sendable {
     let keys: [JWTAlgorithm: HMACKey]
     let length: Int
 
+    /// `keys[algorithm]` without hashing (at most three entries).
+    func key(for algorithm: JWTAlgorithm) -> HMACKey? {
+        for (candidate, key) in keys where candidate.name == algorithm.name { return key }
+        return nil
+    }
+
     init(_ secret: some Collection<UInt8>, algorithms: Set<JWTAlgorithm>) throws(JWTError) {
         let bytes = SecureBytes(secret)
         var keys: [JWTAlgorithm: HMACKey] = [:]

@@ -8,7 +8,9 @@ public struct JWTHeader: Sendable, Hashable {
     /// The `alg` value as written (may name an algorithm TokenKit refuses, such as `none`).
     public let algorithmName: String
     /// The algorithm, when TokenKit implements it.
-    public var algorithm: JWTAlgorithm? { JWTAlgorithm(name: algorithmName) }
+    public var algorithm: JWTAlgorithm? { resolvedAlgorithm }
+    /// `algorithm`, looked up once when the header is parsed.
+    private let resolvedAlgorithm: JWTAlgorithm?
     /// The key ID.
     public let keyID: String?
     /// The media type of the token (`typ`), e.g. `"JWT"`.
@@ -29,6 +31,7 @@ public struct JWTHeader: Sendable, Hashable {
             return s
         }
         algorithmName = algName
+        resolvedAlgorithm = JWTAlgorithm(name: algName)
         keyID = try optionalString("kid")
         type = try optionalString("typ")
         contentType = try optionalString("cty")

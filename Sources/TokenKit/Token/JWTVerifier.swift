@@ -103,7 +103,7 @@ public struct JWTVerifier: Sendable {
     ) -> SignatureCheck {
         switch key.material {
         case .hmac(let secret):
-            guard let hmac = secret.keys[algorithm] else { return .invalid(reason: "the key may not verify \(algorithm)") }
+            guard let hmac = secret.key(for: algorithm) else { return .invalid(reason: "the key may not verify \(algorithm)") }
             return hmac.isValid(signature, for: signingInput) ? .valid : .invalid(reason: "signature does not match")
         case .asymmetric(let pkey):
             guard let scheme = algorithm.scheme else { return .invalid(reason: "the key may not verify \(algorithm)") }

@@ -41,11 +41,7 @@ public struct UnverifiedJWT: Sendable {
         let parsed = token.utf8.withContiguousStorageIfAvailable { bytes -> UnverifiedJWT? in
             let count = bytes.count
             guard count > 0, count <= limits.maxTokenBytes else { return nil }
-            var first = -1, second = -1
-            for i in 0..<count where bytes[i] == UInt8(ascii: ".") {
-                if first < 0 { first = i } else if second < 0 { second = i } else { return nil }
-            }
-            guard first > 0, second > first else { return nil }
+            guard let (first, second) = TokenSplit.dots(bytes) else { return nil }
             let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
             guard let header = try? HeaderCache.shared.header(for: headerText, parse: { () throws(JWTError) in
                 try CompactJWS.parseHeader(headerText, limits: limits)
