@@ -207,6 +207,42 @@ package enum ECDSASignatureForm {
 
     /// The JWS form from OpenSSL's DER signature.
     static func rawFromDER(_ der: [UInt8], curve: ECCurve) throws(CryptoError) -> [UInt8] {
+        if let raw = rawFromSimpleDER(der, size: curve.coordinateSize) { return raw }
+        return try rawFromDERWithOpenSSL(der, curve: curve)
+    }
+
+    /// Reads `SEQUENCE { INTEGER r, INTEGER s }` as OpenSSL writes it (definite lengths,
+    /// minimal positive integers) without allocating OpenSSL objects; `nil` for anything
+    /// else (then OpenSSL's decoder is used).
+    private static func rawFromSimpleDER(_ der: [UInt8], size: Int) -> [UInt8]? {
+        var i = 0
+        func length() -> Int? {
+            guard i < der.count else { return nil }
+            let first = der[i]
+            i += 1
+            if first < 0x80 { return Int(first) }
+            guard first == 0x81, i < der.count, der[i] >= 0x80 else { return nil }
+            i += 1
+            return Int(der[i - 1])
+        }
+        guard der.count > 2, der[0] == 0x30 else { return nil }
+        i = 1
+        guard let total = length(), i + total == der.count else { return nil }
+        var out = [UInt8](repeating: 0, count: 2 * size)
+        for part in 0..<2 {
+            guard i < der.count, der[i] == 0x02 else { return nil }
+            i += 1
+            guard var n = length(), n > 0, i + n <= der.count, der[i] & 0x80 == 0 else { return nil }
+            var start = i
+            while n > size, der[start] == 0 { start += 1; n -= 1 }
+            guard n <= size else { return nil }
+            for k in 0..<n { out[part * size + size - n + k] = der[start + k] }
+            i = start + n
+        }
+        return i == der.count ? out : nil
+    }
+
+    private static func rawFromDERWithOpenSSL(_ der: [UInt8], curve: ECCurve) throws(CryptoError) -> [UInt8] {
         let sig = try PKey.decodeDER(der, what: "ECDSA signature") { d2i_ECDSA_SIG(nil, &$0, $1) }
         defer { ECDSA_SIG_free(sig) }
         var r: OpaquePointer?, s: OpaquePointer?

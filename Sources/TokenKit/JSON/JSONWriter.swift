@@ -42,6 +42,11 @@ enum JSONWriter {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+        // Common case: nothing to escape, copy the bytes in one go.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: utf8)
+            return
+        }
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
