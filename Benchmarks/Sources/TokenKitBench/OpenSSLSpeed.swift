@@ -10,7 +10,7 @@ enum OpenSSLSpeed {
     static func run(seconds: Int) -> [String: Double] {
         let out = "/tmp/tokenkit-bench-openssl-speed-\(getpid()).txt"
         defer { unlink(out) }
-        let status = try? Extras.run("/usr/bin/openssl", ["speed", "-seconds", String(seconds), "-elapsed",
+        let status = try? Extras.run("/usr/bin/openssl", ["speed", "-seconds", String(seconds),
                                                           "rsa2048", "ecdsap256", "ecdsap384", "ed25519"], stdout: out)
         guard status == 0, let bytes = try? Extras.read(out) else { return [:] }
         var result: [String: Double] = [:]
