@@ -100,40 +100,54 @@ public enum Base64URL {
     static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) -> Bool {
         let count = input.count
         guard count % 4 != 1, output.count >= decodedLength(count) else { return false }
-        return fastTable.withUnsafeBufferPointer { table in
+        if count == 0 { return true }
+        return shiftedTables.withUnsafeBufferPointer { tables in
+            // Four 256-entry tables with each character's 6 bits already shifted into place
+            // for its position in a quantum; bit 31 marks a byte outside the alphabet.
+            let t0 = tables.baseAddress!, t1 = t0 + 256, t2 = t0 + 512, t3 = t0 + 768
+            let inp = input.baseAddress!
+            let out = output.baseAddress!
             var i = 0, o = 0
             var bad: UInt32 = 0
             while i + 4 <= count {
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-                bad |= a | b | c | d
-                let n = a << 18 | b << 12 | c << 6 | d
-                output[o] = UInt8(truncatingIfNeeded: n >> 16)
-                output[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
-                output[o + 2] = UInt8(truncatingIfNeeded: n)
+                let n = t0[Int(inp[i])] | t1[Int(inp[i + 1])] | t2[Int(inp[i + 2])] | t3[Int(inp[i + 3])]
+                bad |= n
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n >> 16), toByteOffset: o, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n >> 8), toByteOffset: o + 1, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n), toByteOffset: o + 2, as: UInt8.self)
                 i += 4
                 o += 3
             }
             switch count - i {
             case 2:
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                bad |= a | b
-                if b & 0x0F != 0 { return false }
-                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                let n = t0[Int(inp[i])] | t1[Int(inp[i + 1])]
+                bad |= n
+                if n & 0xFFFF != 0 { return false }  // unused low bits of the last character
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n >> 16), toByteOffset: o, as: UInt8.self)
             case 3:
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
-                bad |= a | b | c
-                if c & 0x03 != 0 { return false }
-                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
-                output[o + 1] = UInt8(truncatingIfNeeded: (b & 0x0F) << 4 | c >> 2)
+                let n = t0[Int(inp[i])] | t1[Int(inp[i + 1])] | t2[Int(inp[i + 2])]
+                bad |= n
+                if n & 0xFF != 0 { return false }
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n >> 16), toByteOffset: o, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: n >> 8), toByteOffset: o + 1, as: UInt8.self)
             default:
                 break
             }
-            return bad & 0x100 == 0
+            return bad & 0x8000_0000 == 0
         }
     }
 
-    /// 6-bit values as UInt32, with bit 8 set for bytes outside the alphabet.
-    private static let fastTable: [UInt32] = decodeTable.map { $0 == 0xFF ? 0x100 : UInt32($0) }
+    private static let shiftedTables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 1024)
+        for position in 0..<4 {
+            for byte in 0..<256 {
+                let v = decodeTable[byte]
+                tables[position * 256 + byte] = v == 0xFF ? 0x8000_0000 : UInt32(v) << (18 - 6 * position)
+            }
+        }
+        return tables
+    }()
+
 
     /// The original byte-at-a-time decoder: only used to name why an input was refused.
     private static func decodeReportingFailure(_ input: UnsafeBufferPointer<UInt8>) throws(DecodingFailure) -> [UInt8] {

@@ -154,18 +154,25 @@ struct ClaimsScanner {
     /// A string of printable ASCII without escapes; the index ends after the closing quote.
     private mutating func scanString() -> Bool {
         index += 1
-        // Eight bytes at a time while none is a quote, a backslash, a control or non-ASCII
-        // byte (the bit tests may flag a clean word, never miss a dirty one; the byte loop
-        // below decides exactly).
+        // Eight bytes at a time: the lowest flagged byte of a word is exactly the first quote,
+        // backslash, control or non-ASCII byte (the bit tests can only over-flag bytes above
+        // a flagged one), so the string ends there if it is a quote and is declined otherwise.
+        #if _endian(little)
         let base = UnsafeRawPointer(bytes.baseAddress!)
         while index + 8 <= bytes.count {
             let w = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
             let quote = w ^ (0x22 &* ones), backslash = w ^ (0x5C &* ones)
             let flagged = (w | ((w &- 0x20 &* ones) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & high
-            if flagged != 0 { break }
+            if flagged != 0 {
+                index += flagged.trailingZeroBitCount >> 3
+                guard bytes[index] == UInt8(ascii: "\"") else { return false }
+                index += 1
+                return true
+            }
             index += 8
         }
+        #endif
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { index += 1; return true }
