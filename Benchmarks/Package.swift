@@ -27,6 +27,8 @@ let package = Package(
             name: "TokenKitBench",
             dependencies: [
                 .product(name: "TokenKit", package: rootIdentity),
+                .product(name: "TokenKitStore", package: rootIdentity),
+                .product(name: "TokenKitSecretService", package: rootIdentity),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "CBenchSupport",
             ]

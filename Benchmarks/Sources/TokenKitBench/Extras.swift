@@ -11,6 +11,16 @@ enum Extras {
     static func run(options: Options) async throws -> [ExtraLine] {
         var lines: [ExtraLine] = []
         lines += try audit(options: options)
+        #if TOKENKIT_HAS_STORES
+        var template = Array("/tmp/tokenkit-bench-store-XXXXXX".utf8CString)
+        if let dir = mkdtemp(&template) {
+            let path = String(cString: dir)
+            lines += await StoreBench.run(quick: options.quick, dir: path)
+            _ = try? run("/bin/rm", ["-rf", path])
+        }
+        #else
+        progressLine("store round trips skipped: the root package has no encrypted-file / Secret Service store yet")
+        #endif
         return lines
     }
 
@@ -122,7 +132,7 @@ enum Extras {
                           "2 threads, library loop (read+split+\(name)), median wall \(String(format: "%.2f", median(seconds)))s for \(n) tokens"))
         }
         if let cli = options.tokenkitCLI {
-            for (name, extra) in [("decode", [String]()), ("verify", ["--secret-file", secretFile])] {
+            for (name, extra) in [("decode", [String]()), ("verify", ["--secret", secretFile])] {
                 var samples: [Double] = []
                 var seconds: [Double] = []
                 for _ in 0..<runs {
