@@ -61,3 +61,10 @@ nonisolated(unsafe) var useWallClock = false
 
 /// Whether progress goes to stderr (off with --json).
 nonisolated(unsafe) var showProgress = true
+
+/// Process CPU time in nanoseconds (all threads).
+@inline(__always) func cpuNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
