@@ -40,33 +40,43 @@ public enum Base64URL {
         let length = (count * 4 + 2) / 3
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: length))
-        alphabet.withUnsafeBufferPointer { table in
-            out.withUnsafeMutableBufferPointer { buffer in
-                var o = start, i = 0
-                while i + 3 <= count {
-                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                    buffer[o] = table[Int(n >> 18)]
-                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
-                    buffer[o + 2] = table[Int(n >> 6 & 0x3F)]
-                    buffer[o + 3] = table[Int(n & 0x3F)]
-                    i += 3
-                    o += 4
-                }
-                switch count - i {
-                case 1:
-                    let n = UInt32(input[i]) << 16
-                    buffer[o] = table[Int(n >> 18)]
-                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
-                case 2:
-                    let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
-                    buffer[o] = table[Int(n >> 18)]
-                    buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
-                    buffer[o + 2] = table[Int(n >> 6 & 0x3F)]
-                default:
-                    break
+        pairTable.withUnsafeBufferPointer { pairs in
+            alphabet.withUnsafeBufferPointer { table in
+                out.withUnsafeMutableBufferPointer { buffer in
+                    let dst = UnsafeMutableRawPointer(buffer.baseAddress!)
+                    var o = start, i = 0
+                    // Two characters per lookup: 12 bits index a table of character pairs.
+                    while i + 3 <= count {
+                        let n = Int(input[i]) << 16 | Int(input[i + 1]) << 8 | Int(input[i + 2])
+                        dst.storeBytes(of: pairs[n >> 12], toByteOffset: o, as: UInt16.self)
+                        dst.storeBytes(of: pairs[n & 0xFFF], toByteOffset: o + 2, as: UInt16.self)
+                        i += 3
+                        o += 4
+                    }
+                    switch count - i {
+                    case 1:
+                        let n = UInt32(input[i]) << 16
+                        buffer[o] = table[Int(n >> 18)]
+                        buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
+                    case 2:
+                        let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+                        buffer[o] = table[Int(n >> 18)]
+                        buffer[o + 1] = table[Int(n >> 12 & 0x3F)]
+                        buffer[o + 2] = table[Int(n >> 6 & 0x3F)]
+                    default:
+                        break
+                    }
                 }
             }
         }
+    }
+
+    /// Every pair of alphabet characters for a 12-bit value, as the two bytes in memory order.
+    private static let pairTable: [UInt16] = (0..<4096).map { v in
+        let first = UInt16(alphabet[v >> 6]), second = UInt16(alphabet[v & 0x3F])
+        var pair: UInt16 = 0
+        withUnsafeMutableBytes(of: &pair) { $0[0] = UInt8(first); $0[1] = UInt8(second) }
+        return pair
     }
 
     /// Decodes canonical unpadded base64url; throws a ``DecodingFailure`` naming the problem.
