@@ -167,7 +167,7 @@ enum Extras {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY, 0) }
+        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
