@@ -7,7 +7,7 @@ import Darwin
 
 /// POSIX file operations for private files: permission checks, bounded reads and atomic
 /// replacement. Every failure is a ``TokenStoreError`` naming the path and the cause.
-enum PrivateFiles {
+package enum PrivateFiles {
     /// Store files larger than this are refused rather than read into memory.
     static let maximumFileSize = 64 << 20
 
@@ -17,7 +17,7 @@ enum PrivateFiles {
     /// others without the sticky bit, since anyone who can write there could swap the file.
     /// Returns `false` when it does not exist and `create` is false.
     @discardableResult
-    static func checkDirectory(_ directory: String, create: Bool) throws(TokenStoreError) -> Bool {
+    package static func checkDirectory(_ directory: String, create: Bool) throws(TokenStoreError) -> Bool {
         var info = stat()
         if stat(directory, &info) != 0 {
             let code = errno
