@@ -178,7 +178,7 @@ public final class SecretServiceStore: TokenStore {
         return try await BlockingCall.run(on: queue) { () throws(TokenStoreError) -> T in
             let status = SecretServiceProbe.checkBlocking(busAddress: nil, environment: environment, timeout: min(1, options.timeout))
             guard status.isAvailable else {
-                throw .init(code: .noSecretService, message: "\(status.reason); \(Self.startHint)")
+                throw .init(code: .noSecretService, message: "no Secret Service: \(status.reason); \(Self.startHint)")
             }
             // The lock is taken before the deadline starts: waiting for another writer (itself
             // bounded by its own deadline) must not eat into this operation's time.

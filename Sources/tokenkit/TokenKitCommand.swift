@@ -6,6 +6,6 @@ struct TokenKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokenkit",
         abstract: "Sign, verify, decode and audit JWTs; manage stored credentials.",
-        subcommands: []
+        subcommands: [StoreCommand.self]
     )
 }
