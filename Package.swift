@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitStoreTests",
-            dependencies: ["TokenKitStore", "TokenKitSecretService", "tokenkit-store-stress"],
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -52,8 +52,8 @@ package enum Scrypt {
         passphrase: SecureBytes, salt: [UInt8], parameters: Parameters, length: Int
     ) throws(CryptoError) -> SecureBytes {
         try parameters.validate()
-        guard salt.count >= 16 else { throw CryptoError("the scrypt salt must be at least 16 bytes") }
-        guard (16...1024).contains(length) else { throw CryptoError("scrypt output length must be 16 to 1024 bytes") }
+        guard salt.count <= 1024 else { throw CryptoError("the scrypt salt must be at most 1024 bytes") }
+        guard (1...1024).contains(length) else { throw CryptoError("scrypt output length must be 1 to 1024 bytes") }
         do {
             return try SecureBytes(count: length) { output in
                 OpenSSLErrorQueue.clear()

@@ -38,6 +38,14 @@ func runStoreCommand(_ body: () async throws -> Void) async throws {
         try fail(error)
     } catch let error as TokenStoreError {
         try fail(StoreCLIError(error))
+    } catch let error as ExitCode {
+        throw error
+    } catch is CancellationError {
+        try fail(.storage("cancelled"))
+    } catch {
+        // Only store and CLI errors are expected here; anything else still gets the one-line
+        // contract (its type name only: its description is not vetted for secrets).
+        try fail(.storage("unexpected failure (\(type(of: error)))"))
     }
 }
 
