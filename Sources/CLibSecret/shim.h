@@ -54,6 +54,20 @@ static inline gint tokenkit_unlock_collection(SecretService *service, SecretColl
     return count;
 }
 
+// Says Hello to the bus daemon (the first call on a message-bus connection) with a timeout
+// and a cancellable. GDBus's own Hello (G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION) uses
+// the 25 s default timeout and no cancellable, so a bus daemon that never answers would
+// block a probe for 25 s. Returns 1, or -1 with *error set.
+static inline gint tokenkit_bus_hello(GDBusConnection *connection, gint timeout_msec,
+                                      GCancellable *cancellable, GError **error) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "Hello", NULL, G_VARIANT_TYPE("(s)"),
+        G_DBUS_CALL_FLAGS_NONE, timeout_msec, cancellable, error);
+    if (reply == NULL) return -1;
+    g_variant_unref(reply);
+    return 1;
+}
+
 // Calls a method of the bus daemon that takes one string, or none, and returns a boolean or
 // a string array; g_variant_new is variadic, hence these shims.
 // Returns 1/0 for the answer, -1 with *error set.

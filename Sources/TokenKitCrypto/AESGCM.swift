@@ -75,33 +75,25 @@ package enum AESGCM {
         OpenSSLErrorQueue.clear()
         try context.initialize(encrypt: false, key: key, nonce: nonce)
         try context.addAdditionalData(additionalData)
-        let plaintext: SecureBytes
-        do {
-            plaintext = try SecureBytes(count: box.ciphertext.count) { output in
-                let written = try box.ciphertext.withUnsafeBytes { input in
-                    try context.update(input: input, output: output)
-                }
-                guard written == box.ciphertext.count else { throw CryptoError("AES-GCM produced an unexpected length") }
-                var tag = box.tag
-                let rc = tag.withUnsafeMutableBytes {
-                    tokenkit_EVP_CIPHER_CTX_ctrl(context.pointer, tokenkit_EVP_CTRL_GCM_SET_TAG(), Int32(tagByteCount), $0.baseAddress)
-                }
-                guard rc == 1 else { throw CryptoError.openSSL("could not set the AES-GCM tag") }
-                // EVP_DecryptFinal_ex checks the tag (constant time inside OpenSSL); on a
-                // mismatch `output` is wiped by SecureBytes before the error propagates.
-                do {
-                    try context.finish(encrypt: false)
-                } catch {
-                    _ = OpenSSLErrorQueue.drain()
-                    throw CryptoError("authentication failed")
-                }
+        return try SecureBytes.filling(count: box.ciphertext.count) { (output) throws(CryptoError) in
+            let written = try CryptoError.rethrowing("AES-GCM failed") {
+                try box.ciphertext.withUnsafeBytes { input in try context.update(input: input, output: output) }
             }
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw CryptoError("AES-GCM decryption failed")
+            guard written == box.ciphertext.count else { throw CryptoError("AES-GCM produced an unexpected length") }
+            var tag = box.tag
+            let rc = tag.withUnsafeMutableBytes {
+                tokenkit_EVP_CIPHER_CTX_ctrl(context.pointer, tokenkit_EVP_CTRL_GCM_SET_TAG(), Int32(tagByteCount), $0.baseAddress)
+            }
+            guard rc == 1 else { throw CryptoError.openSSL("could not set the AES-GCM tag") }
+            // EVP_DecryptFinal_ex checks the tag (in constant time inside OpenSSL); on a
+            // mismatch the partially decrypted `output` is wiped when `filling` releases it.
+            do {
+                try context.finish(encrypt: false)
+            } catch {
+                _ = OpenSSLErrorQueue.drain()
+                throw CryptoError("authentication failed")
+            }
         }
-        return plaintext
     }
 
     private static func checkSizes(key: SecureBytes, nonce: [UInt8]) throws(CryptoError) {

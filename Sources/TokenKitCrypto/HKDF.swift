@@ -39,25 +39,19 @@ package enum HKDF {
     }
 
     private static func hmacSHA256(key: SecureBytes, data: UnsafeRawBufferPointer) throws(CryptoError) -> SecureBytes {
-        do {
-            return try SecureBytes(count: 32) { output in
-                OpenSSLErrorQueue.clear()
-                var outLength = 0
-                // SecureBytes never hands out a null base address (it allocates at least 1 byte);
-                // `data` may be empty, and OpenSSL accepts a null pointer with length 0 there.
-                let result = key.withUnsafeBytes { keyBytes in
-                    EVP_Q_mac(
-                        nil, "HMAC", nil, "SHA256", nil,
-                        keyBytes.baseAddress, keyBytes.count,
-                        data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
-                        output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count, &outLength)
-                }
-                guard result != nil, outLength == 32 else { throw CryptoError.openSSL("HMAC-SHA256 failed") }
+        try SecureBytes.filling(count: 32) { (output) throws(CryptoError) in
+            OpenSSLErrorQueue.clear()
+            var outLength = 0
+            // SecureBytes never hands out a null base address (it allocates at least 1 byte);
+            // `data` may be empty, and OpenSSL accepts a null pointer with length 0 there.
+            let result = key.withUnsafeBytes { keyBytes in
+                EVP_Q_mac(
+                    nil, "HMAC", nil, "SHA256", nil,
+                    keyBytes.baseAddress, keyBytes.count,
+                    data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
+                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count, &outLength)
             }
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw CryptoError("HMAC-SHA256 failed")
+            guard result != nil, outLength == 32 else { throw CryptoError.openSSL("HMAC-SHA256 failed") }
         }
     }
 

@@ -54,25 +54,19 @@ package enum Scrypt {
         try parameters.validate()
         guard salt.count <= 1024 else { throw CryptoError("the scrypt salt must be at most 1024 bytes") }
         guard (1...1024).contains(length) else { throw CryptoError("scrypt output length must be 1 to 1024 bytes") }
-        do {
-            return try SecureBytes(count: length) { output in
-                OpenSSLErrorQueue.clear()
-                let rc = passphrase.withUnsafeBytes { pass in
-                    salt.withUnsafeBytes { saltBytes in
-                        EVP_PBE_scrypt(
-                            pass.baseAddress?.assumingMemoryBound(to: CChar.self), pass.count,
-                            saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), saltBytes.count,
-                            UInt64(1) << UInt64(parameters.logN), UInt64(parameters.r), UInt64(parameters.p),
-                            parameters.memoryNeeded + (1 << 20),
-                            output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count)
-                    }
+        return try SecureBytes.filling(count: length) { (output) throws(CryptoError) in
+            OpenSSLErrorQueue.clear()
+            let rc = passphrase.withUnsafeBytes { pass in
+                salt.withUnsafeBytes { saltBytes in
+                    EVP_PBE_scrypt(
+                        pass.baseAddress?.assumingMemoryBound(to: CChar.self), pass.count,
+                        saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), saltBytes.count,
+                        UInt64(1) << UInt64(parameters.logN), UInt64(parameters.r), UInt64(parameters.p),
+                        parameters.memoryNeeded + (1 << 20),
+                        output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count)
                 }
-                guard rc == 1 else { throw CryptoError.openSSL("scrypt key derivation failed") }
             }
-        } catch let error as CryptoError {
-            throw error
-        } catch {
-            throw CryptoError("scrypt key derivation failed")
+            guard rc == 1 else { throw CryptoError.openSSL("scrypt key derivation failed") }
         }
     }
 }

@@ -48,8 +48,9 @@ public enum SecretServiceProbe {
         }
         let deadline = Deadline(seconds: timeout)
         defer { deadline.finish() }
-        let flags = GDBusConnectionFlags(
-            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        // Not MESSAGE_BUS_CONNECTION: GDBus would then send Hello itself, without our
+        // deadline (25 s on a bus that accepts the connection but never answers).
+        let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue)
         let connection: GObjectRef
         do {
             let pointer = try GLibFailure.check { error in
@@ -69,6 +70,9 @@ public enum SecretServiceProbe {
         defer { g_dbus_connection_close_sync(connection.opaque, nil, nil) }
         let timeoutMs = Int32(max(1, timeout * 1000))
         do {
+            _ = try GLibFailure.check { error in
+                tokenkit_bus_hello(connection.opaque, timeoutMs, deadline.cancellable, error)
+            }
             let owned = try GLibFailure.check { error in
                 tokenkit_bus_name_has_owner(connection.opaque, busName, timeoutMs, deadline.cancellable, error)
             }

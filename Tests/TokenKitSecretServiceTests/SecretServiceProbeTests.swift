@@ -43,6 +43,19 @@ struct SecretServiceProbeTests {
         #expect(elapsed < .seconds(3))
     }
 
+    @Test("a bus that accepts connections but never answers is reported within the deadline, not after 25 s")
+    func silentBus() async throws {
+        let bus = try PrivateBus(answering: false)
+        defer { bus.stop() }
+        let clock = ContinuousClock()
+        var status: SecretServiceStatus?
+        let elapsed = await clock.measure { status = await SecretServiceProbe.check(busAddress: bus.address, timeout: 0.75) }
+        print("probe of a silent bus took \(elapsed)")
+        #expect(status?.isAvailable == false)
+        #expect(status?.reason.contains("did not answer within") == true, "\(status?.reason ?? "")")
+        #expect(elapsed < .seconds(3))
+    }
+
     @Test("a store on a dead bus fails fast with no-secret-service and says how to start one")
     func storeOnDeadBus() async throws {
         let directory = NSTemporaryDirectory() + "tokenkit-ss-\(UUID().uuidString)"

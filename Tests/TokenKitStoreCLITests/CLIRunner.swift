@@ -60,17 +60,16 @@ enum CLI {
         try process.run()
         let writer = input.fileHandleForWriting
         let payload = stdin
-        let feeder = Thread {
-            writer.write(Data(payload))
-            try? writer.close()
-        }
-        feeder.start()
+        // SIGPIPE is ignored by the test runner's default disposition only if set; ignore it so a
+        // child that exits early cannot kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        DispatchQueue.global().async { PipeIO.writeAllAndClose(writer, payload) }
         // Read both pipes fully (concurrently, so a large output cannot deadlock the child).
         let stderrBox = DataBox()
         let readers = DispatchGroup()
         let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: readers) { stderrBox.set(errorHandle.readDataToEndOfFile()) }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async(group: readers) { stderrBox.set(PipeIO.readAll(errorHandle)) }
+        let out = PipeIO.readAll(output.fileHandleForReading)
         readers.wait()
         process.waitUntilExit()
         return CLIResult(

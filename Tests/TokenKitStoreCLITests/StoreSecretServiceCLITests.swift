@@ -57,8 +57,8 @@ struct StoreSecretServiceCLITests {
         let errorData = DataBox()
         let group = DispatchGroup()
         let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: group) { errorData.set(errorHandle.readDataToEndOfFile()) }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async(group: group) { errorData.set(PipeIO.readAll(errorHandle)) }
+        let out = PipeIO.readAll(output.fileHandleForReading)
         group.wait()
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: errorData.get(), as: UTF8.self), elapsed: ContinuousClock.now - started)

@@ -39,8 +39,10 @@ struct EncryptedFilePermissionTests {
         try await store(path).save(Credential(secret: [1]), for: try testKey())
         chmod(path, mode_t(loose))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let reader = try store(path)
+        let key = try testKey()
         do {
-            _ = try await store(path).load(try testKey())
+            _ = try await reader.load(key)
             Issue.record("a \(String(loose, radix: 8)) file was read")
         } catch {
             #expect(error.code == .insecurePermissions)

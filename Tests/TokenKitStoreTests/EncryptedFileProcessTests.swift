@@ -60,7 +60,7 @@ struct EncryptedFileProcessTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
-            let acknowledged = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let acknowledged = String(decoding: PipeIO.readAll(output.fileHandleForReading), as: UTF8.self)
                 .split(separator: "\n").compactMap { Int($0) }.last ?? 0
             let store = try fixture.store()
             let loaded = try await store.load(target).map { String(decoding: $0.secret, as: UTF8.self) }

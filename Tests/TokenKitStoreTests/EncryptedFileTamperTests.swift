@@ -13,7 +13,10 @@ struct EncryptedFileTamperTests {
     func makeFile(passphrase: String = "pass-one", secret: String = "TOPSECRET-aaaa") async throws -> (String, String) {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         let path = "\(directory)/credentials.tkstore"
-        let store = EncryptedFileStore(path: path, key: try .passphrase(passphrase), options: .init(scryptCost: Self.cost))
+        // A fixed clock: files made with the same secret length then have the same size.
+        let store = EncryptedFileStore(
+            path: path, key: try .passphrase(passphrase), options: .init(scryptCost: Self.cost),
+            clock: { Date(timeIntervalSince1970: 1_800_000_000.5) })
         try await store.save(Credential(secret: Array(secret.utf8)), for: CredentialKey(service: "svc", account: "one"))
         return (directory, path)
     }

@@ -48,10 +48,10 @@ public final class EncryptedFileStore: TokenStore {
     ///
     /// Nothing is read until the first operation, so a wrong passphrase surfaces there.
     public init(path: String, key: FileStoreKey, options: Options = Options(), clock: @escaping @Sendable () -> Date = { Date() }) {
-        let standardized = (path as NSString).standardizingPath
-        self.path = standardized
-        self.lockPath = standardized + ".lock"
-        let parent = (standardized as NSString).deletingLastPathComponent
+        // Used as given: resolving symbolic links here would defeat the refusal to follow one.
+        self.path = path
+        self.lockPath = path + ".lock"
+        let parent = (path as NSString).deletingLastPathComponent
         self.directory = parent.isEmpty ? "." : parent
         let cost = options.scryptCost
         self.cipher = FileCipher(key: key, newFileCost: Scrypt.Parameters(logN: cost.logN, r: cost.r, p: cost.p))

@@ -46,11 +46,11 @@ struct FileHeader: Equatable {
     /// failure its own message: not a store, unsupported version, truncated, damaged header,
     /// unacceptable parameters, wrong length.
     init(parsing file: [UInt8], path: String) throws(TokenStoreError) {
-        guard file.count >= Self.magic.count, Array(file[0..<Self.magic.count]) == Self.magic else {
-            throw .corrupted(file.isEmpty
-                ? "\(path) is empty: it is not a TokenKit store (it may have been truncated)"
-                : "\(path) is not a TokenKit credential store (bad magic bytes)")
+        if file.isEmpty { throw .corrupted("\(path) is empty: it is not a TokenKit store (it may have been truncated)") }
+        guard Array(file.prefix(Self.magic.count)) == Array(Self.magic.prefix(file.count)) else {
+            throw .corrupted("\(path) is not a TokenKit credential store (bad magic bytes)")
         }
+        guard file.count >= Self.magic.count else { throw .corrupted("\(path) is truncated (its header is incomplete)") }
         var reader = ByteReader(file, from: Self.magic.count)
         guard let version = reader.readUInt16() else { throw .corrupted("\(path) is truncated (its header is incomplete)") }
         guard version == Self.currentVersion else {
