@@ -63,7 +63,7 @@ public enum SecretServiceProbe {
         } catch {
             return SecretServiceStatus(
                 isAvailable: false,
-                reason: deadline.expired
+                reason: deadline.expired || error.isTimeout || error.isCancelled
                     ? "the D-Bus session bus did not answer within \(format(timeout)) s"
                     : "cannot connect to the D-Bus session bus (\(error.message))")
         }
@@ -91,7 +91,7 @@ public enum SecretServiceProbe {
         } catch {
             return SecretServiceStatus(
                 isAvailable: false,
-                reason: deadline.expired
+                reason: deadline.expired || error.isTimeout || error.isCancelled
                     ? "the D-Bus session bus did not answer within \(format(timeout)) s"
                     : "the D-Bus session bus failed to answer (\(error.message))")
         }
