@@ -45,7 +45,12 @@ final class PrivateBus {
         // --fork: the daemon detaches (and closes our pipe), printing its address and PID.
         // Spawned directly: Foundation's Process.waitUntilExit can hang on a child that exits
         // this quickly.
-        let output = try spawnAndCapture("/usr/bin/dbus-daemon", ["--config-file=\(directory)/bus.conf", "--fork", "--print-address=1", "--print-pid=1"])
+        // Through bash, which first closes every inherited descriptor above 2: the daemon
+        // outlives this call and must not hold pipes of concurrently running tests open
+        // (their readers would never see end of file).
+        let closeAndExec = #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; exec /usr/bin/dbus-daemon "$@""#
+        let output = try spawnAndCapture(
+            "/bin/bash", ["-c", closeAndExec, "bash", "--config-file=\(directory)/bus.conf", "--fork", "--print-address=1", "--print-pid=1"])
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         guard lines.count >= 2, let pid = pid_t(lines[1]) else { throw CocoaError(.fileReadUnknown) }
         address = String(lines[0])
@@ -67,9 +72,8 @@ func spawnAndCapture(_ path: String, _ arguments: [String]) throws -> Data {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    // Close every other descriptor in the child: a long-lived daemon must not keep pipes of
-    // concurrently running tests open (their readers would never see end of file).
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    posix_spawn_file_actions_addclose(&actions, fds[1])
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid = pid_t()
