@@ -9,6 +9,7 @@ public struct SecretServiceStatus: Sendable, Equatable, CustomStringConvertible 
     /// One line saying what was found, e.g. `"no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set"`.
     public let reason: String
 
+    /// The ``reason``.
     public var description: String { reason }
 }
 
