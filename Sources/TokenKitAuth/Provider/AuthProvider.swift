@@ -132,6 +132,9 @@ public actor AuthProvider {
         return stream
     }
 
+    /// How many callers wait for the operation in flight (observed by tests).
+    var waiterCount: Int { waiters?.count ?? 0 }
+
     // MARK: - Single flight
 
     /// Starts the store/refresh operation unless one is running, then waits for its result.
