@@ -44,4 +44,10 @@ static inline const int tokenkit_EVP_CTRL_GCM_SET_IVLEN(void) { return EVP_CTRL_
 static inline const int tokenkit_EVP_CTRL_GCM_GET_TAG(void) { return EVP_CTRL_GCM_GET_TAG; }
 static inline const int tokenkit_EVP_CTRL_GCM_SET_TAG(void) { return EVP_CTRL_GCM_SET_TAG; }
 
+static inline int tokenkit_EVP_PKEY_KEYPAIR(void) { return EVP_PKEY_KEYPAIR; }
+static inline int tokenkit_EVP_PKEY_PUBLIC_KEY(void) { return EVP_PKEY_PUBLIC_KEY; }
+static inline int tokenkit_RSA_PKCS1_PSS_PADDING(void) { return RSA_PKCS1_PSS_PADDING; }
+static inline int tokenkit_RSA_PSS_SALTLEN_DIGEST(void) { return RSA_PSS_SALTLEN_DIGEST; }
+static inline BIO *tokenkit_BIO_new_mem(void) { return BIO_new(BIO_s_mem()); }
+
 #endif

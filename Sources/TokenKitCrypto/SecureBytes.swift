@@ -35,7 +35,7 @@ package final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
     package let count: Int
 
     /// Calls `body` with read-only access to the bytes; do not let the pointer escape.
-    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
     }
 

@@ -1,0 +1,91 @@
+internal import TokenKitCrypto
+
+/// A JWS signature algorithm (RFC 7518 §3, RFC 8037, RFC 8812). `none` does not exist here:
+/// an unsecured token can be neither made nor accepted.
+public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The `alg` header value, e.g. `"RS256"`.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The algorithm named `name` (case-sensitive, as in the `alg` header); `nil` when
+    /// TokenKit does not implement it.
+    public init?(name: String) {
+        guard let known = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = known
+    }
+
+    public static let hs256 = JWTAlgorithm("HS256")
+    public static let hs384 = JWTAlgorithm("HS384")
+    public static let hs512 = JWTAlgorithm("HS512")
+    public static let rs256 = JWTAlgorithm("RS256")
+    public static let rs384 = JWTAlgorithm("RS384")
+    public static let rs512 = JWTAlgorithm("RS512")
+    public static let ps256 = JWTAlgorithm("PS256")
+    public static let ps384 = JWTAlgorithm("PS384")
+    public static let ps512 = JWTAlgorithm("PS512")
+    public static let es256 = JWTAlgorithm("ES256")
+    public static let es384 = JWTAlgorithm("ES384")
+    public static let es512 = JWTAlgorithm("ES512")
+    public static let es256k = JWTAlgorithm("ES256K")
+    /// EdDSA with Ed25519 or Ed448, chosen by the key (RFC 8037).
+    public static let eddsa = JWTAlgorithm("EdDSA")
+
+    /// Every algorithm TokenKit implements.
+    public static let all: [JWTAlgorithm] = [
+        .hs256, .hs384, .hs512, .rs256, .rs384, .rs512, .ps256, .ps384, .ps512,
+        .es256, .es384, .es512, .es256k, .eddsa,
+    ]
+
+    /// Whether this is an HMAC algorithm (HS*), i.e. uses a shared secret.
+    public var isHMAC: Bool { name.hasPrefix("HS") }
+
+    public var description: String { name }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (all.firstIndex(of: lhs) ?? 0) < (all.firstIndex(of: rhs) ?? 0)
+    }
+
+    /// The digest HS/RS/PS/ES algorithms use.
+    var digest: MessageDigest {
+        switch name {
+        case "HS384", "RS384", "PS384", "ES384": .sha384
+        case "HS512", "RS512", "PS512", "ES512": .sha512
+        default: .sha256
+        }
+    }
+
+    /// The signature scheme for asymmetric algorithms (`nil` for HMAC).
+    var scheme: SignatureScheme? {
+        switch name.prefix(2) {
+        case "RS": .rsaPKCS1(digest)
+        case "PS": .rsaPSS(digest)
+        case "ES": .ecdsa(digest)
+        case "Ed": .eddsa
+        default: nil
+        }
+    }
+
+    /// The algorithms an asymmetric key of `type` can be used with.
+    static func algorithms(for type: AsymmetricKeyType) -> Set<JWTAlgorithm> {
+        switch type {
+        case .rsa: [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
+        case .rsaPSS: [.ps256, .ps384, .ps512]
+        case .ec(.p256): [.es256]
+        case .ec(.p384): [.es384]
+        case .ec(.p521): [.es512]
+        case .ec(.secp256k1): [.es256k]
+        case .ed25519, .ed448: [.eddsa]
+        }
+    }
+
+    /// The HMAC algorithms a secret of `length` bytes may be used with (RFC 7518 §3.2: a key
+    /// at least as long as the hash output).
+    static func hmacAlgorithms(secretLength length: Int) -> Set<JWTAlgorithm> {
+        var set: Set<JWTAlgorithm> = []
+        if length >= 32 { set.insert(.hs256) }
+        if length >= 48 { set.insert(.hs384) }
+        if length >= 64 { set.insert(.hs512) }
+        return set
+    }
+}

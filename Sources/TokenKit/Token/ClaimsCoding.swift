@@ -1,0 +1,83 @@
+import Foundation
+
+/// Foundation coding for typed claims: dates as NumericDates (seconds since 1970).
+enum ClaimsCoding {
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+
+    static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return Array(try encoder.encode(value))
+    }
+
+    static func data(_ bytes: [UInt8]) -> Data { Data(bytes) }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong type at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\""
+        case DecodingError.dataCorrupted(let context):
+            "bad value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\""
+        case EncodingError.invalidValue(_, let context):
+            "invalid value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\""
+        default: "invalid JSON"
+        }
+    }
+}
+
+/// A JWT `aud` claim for Codable payloads: decodes a string or an array of strings;
+/// encodes one audience as a string and several as an array.
+public struct Audience: Codable, Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral {
+    /// The audiences, in order.
+    public var values: [String]
+
+    public init(_ values: [String]) { self.values = values }
+    public init(stringLiteral value: String) { values = [value] }
+    public init(arrayLiteral elements: String...) { values = elements }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let one = try? container.decode(String.self) {
+            values = [one]
+        } else {
+            values = try container.decode([String].self)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if values.count == 1 { try container.encode(values[0]) } else { try container.encode(values) }
+    }
+
+    /// Whether `audience` is one of the values.
+    public func contains(_ audience: String) -> Bool { values.contains(audience) }
+}
+
+/// The registered claims of RFC 7519 §4.1, for embedding in your own Codable payload or
+/// using on their own. Dates encode as NumericDates.
+public struct RegisteredClaims: Codable, Sendable, Hashable {
+    public var iss: String?
+    public var sub: String?
+    public var aud: Audience?
+    public var exp: Date?
+    public var nbf: Date?
+    public var iat: Date?
+    public var jti: String?
+
+    public init(iss: String? = nil, sub: String? = nil, aud: Audience? = nil, exp: Date? = nil,
+                nbf: Date? = nil, iat: Date? = nil, jti: String? = nil) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        self.exp = exp
+        self.nbf = nbf
+        self.iat = iat
+        self.jti = jti
+    }
+}

@@ -1,0 +1,87 @@
+internal import TokenKitCrypto
+
+/// Signs JWTs (and plain JWS payloads) with one key and one algorithm.
+///
+/// Guarantees: the algorithm is one the key may sign with (chosen at init, so a signer can
+/// never produce `none` or an algorithm the key is not bound to); the header carries `alg`,
+/// the key's `kid` (unless overridden) and `typ` `JWT` by default; claims are written as
+/// compact JSON that TokenKit's own strict parser accepts. Immutable and `Sendable`.
+public struct JWTSigner: Sendable {
+    /// The signing key.
+    public let key: JWTKey
+    /// The algorithm written into every header.
+    public let algorithm: JWTAlgorithm
+
+    /// A signer for `key`; `algorithm` defaults to the key's only algorithm, or must be
+    /// given when the key allows several (e.g. RSA: RS256…PS512).
+    public init(key: JWTKey, algorithm: JWTAlgorithm? = nil) throws(JWTError) {
+        guard key.canSign else {
+            throw .invalidKey(key.isSecret ? "the key's key_ops/use do not allow signing" : "a public key cannot sign; use the private key")
+        }
+        if let algorithm {
+            guard key.algorithms.contains(algorithm) else {
+                throw JWTError(code: .algorithmNotAllowed, reason: "a \(key.keyType) key bound to \(key.algorithms.sorted().map(\.name).joined(separator: ",")) cannot sign \(algorithm)")
+            }
+            self.algorithm = algorithm
+        } else {
+            guard let preferred = JWTAlgorithm.all.first(where: key.algorithms.contains) else {
+                throw JWTError(code: .algorithmNotAllowed, reason: "the key allows no algorithm")
+            }
+            self.algorithm = preferred
+        }
+        self.key = key
+    }
+
+    /// Signs `claims` as a JWT.
+    public func sign(_ claims: JWTClaims, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
+        try signJWS(payload: JSONWriter.bytes(.object(claims.raw)), header: header)
+    }
+
+    /// Signs an `Encodable` claims value (dates as seconds since 1970) as a JWT.
+    public func sign(_ claims: some Encodable, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
+        let payload: [UInt8]
+        do { payload = try ClaimsCoding.encode(claims) } catch {
+            throw JWTError(code: .claimsCoding, reason: "cannot encode the claims: \(ClaimsCoding.describe(error))")
+        }
+        do { _ = try StrictJSONParser.parseObject(payload, maxDepth: 64) } catch {
+            throw JWTError(code: .claimsCoding, reason: "the claims do not encode to a JSON object: \(error.reason)")
+        }
+        return try signJWS(payload: payload, header: header)
+    }
+
+    /// Signs arbitrary payload bytes as a compact JWS.
+    public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
+        var object = JSONObject()
+        object["alg"] = .string(algorithm.name)
+        if let typ = header.type { object["typ"] = .string(typ) }
+        if let cty = header.contentType { object["cty"] = .string(cty) }
+        if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
+        let signingInput = Array((Base64URL.encode(JSONWriter.bytes(.object(object))) + "." + Base64URL.encode(payload)).utf8)
+        let signature: [UInt8]
+        switch key.material {
+        case .hmac(let secret):
+            guard let hmac = secret.keys[algorithm] else { throw .invalidKey("the key may not sign \(algorithm)") }
+            do { signature = try hmac.authenticationCode(for: signingInput) } catch { throw .invalidKey("HMAC failed: \(error.message)") }
+        case .asymmetric(let pkey):
+            guard let scheme = algorithm.scheme else { throw .invalidKey("the key may not sign \(algorithm)") }
+            do { signature = try pkey.sign(signingInput, scheme: scheme) } catch { throw .invalidKey("signing failed: \(error.message)") }
+        }
+        return String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
+    }
+}
+
+/// Header members a signer may set besides `alg`.
+public struct JWTHeaderFields: Sendable {
+    /// `typ` (default `"JWT"`; `nil` to omit).
+    public var type: String?
+    /// `cty`.
+    public var contentType: String?
+    /// `kid`; defaults to the key's own ID.
+    public var keyID: String?
+
+    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil) {
+        self.type = type
+        self.contentType = contentType
+        self.keyID = keyID
+    }
+}

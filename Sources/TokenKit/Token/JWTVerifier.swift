@@ -1,0 +1,103 @@
+internal import TokenKitCrypto
+
+/// Verifies JWTs (and plain JWS) against a fixed set of keys and options.
+///
+/// Order of checks, each failure a ``JWTError`` naming its reason: size limit → structure
+/// and canonical base64url of all three parts → header JSON → `alg` (`none` refused,
+/// unknown refused, not allowed refused) → `crit` (always refused: TokenKit implements no
+/// extension) → key selection by `kid`/`alg` → signature → payload JSON → claims.
+/// The payload is not parsed before the signature has been checked.
+///
+/// A verifier is immutable and `Sendable`: build it once and share it between tasks.
+public struct JWTVerifier: Sendable {
+    /// The keys tokens are checked against.
+    public let keys: JWKSet
+    /// The checks applied after the signature.
+    public let options: ValidationOptions
+
+    /// A verifier with a single key.
+    public init(key: JWTKey, options: ValidationOptions = ValidationOptions()) {
+        self.init(keys: JWKSet(keys: [key]), options: options)
+    }
+
+    /// A verifier choosing among several keys by `kid` (see ``JWKSet``).
+    public init(keys: JWKSet, options: ValidationOptions = ValidationOptions()) {
+        self.keys = keys
+        self.options = options
+    }
+
+    /// Verifies the signature and the claims of a JWT.
+    public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
+        let jws = try checkSignature(CompactJWS(token, limits: options.limits))
+        let claims = JWTClaims(try JWTPayloadParser.object(jws.payload, limits: options.limits))
+        try ClaimValidator.validate(header: jws.header, claims: claims, options: options)
+        return VerifiedJWT(header: jws.header, claims: claims, payload: jws.payload)
+    }
+
+    /// Verifies a JWT and decodes its payload as `Payload` (after every check passed).
+    public func verify<Payload: Decodable>(_ token: String, as type: Payload.Type) throws(JWTError) -> Payload {
+        try verify(token).decode(as: type)
+    }
+
+    /// Verifies a plain JWS (RFC 7515 compact form): header and signature only. The payload
+    /// may be any bytes; no claim is checked. Returns the header and the payload bytes.
+    public func verifyJWS(_ token: String) throws(JWTError) -> (header: JWTHeader, payload: [UInt8]) {
+        let jws = try checkSignature(CompactJWS(token, limits: options.limits))
+        return (jws.header, jws.payload)
+    }
+
+    private func checkSignature(_ jws: CompactJWS) throws(JWTError) -> CompactJWS {
+        let header = jws.header
+        if header.algorithmName.lowercased() == "none" {
+            throw JWTError(code: .unsecured, reason: "unsecured tokens (alg \"none\") are never accepted")
+        }
+        guard let algorithm = header.algorithm else {
+            throw JWTError(code: .unsupportedAlgorithm, reason: "unsupported algorithm \"\(JSONNameShortener.shorten(header.algorithmName))\"")
+        }
+        if let allowed = options.algorithms, !allowed.contains(algorithm) {
+            throw JWTError(code: .algorithmNotAllowed, reason: "algorithm \(algorithm) is not allowed (allowed: \(allowed.sorted().map(\.name).joined(separator: ", ")))")
+        }
+        if let critical = header.critical {
+            throw JWTError(code: .unsupportedCritical, reason: "unsupported critical header parameter(s): \(critical.map { JSONNameShortener.shorten($0) }.joined(separator: ", "))")
+        }
+        let candidates = try keys.candidates(forKeyID: header.keyID, algorithm: algorithm)
+        var lastReason = "signature does not match"
+        for key in candidates {
+            switch Self.check(jws, algorithm: algorithm, key: key) {
+            case .valid: return jws
+            case .invalid(let reason): lastReason = reason
+            }
+        }
+        let which = candidates.count == 1 ? "" : " (tried \(candidates.count) keys)"
+        throw JWTError(code: .badSignature, reason: "bad signature: \(lastReason)\(which)")
+    }
+
+    static func check(_ jws: CompactJWS, algorithm: JWTAlgorithm, key: JWTKey) -> SignatureCheck {
+        switch key.material {
+        case .hmac(let secret):
+            guard let hmac = secret.keys[algorithm] else { return .invalid(reason: "the key may not verify \(algorithm)") }
+            return hmac.isValid(jws.signature, for: jws.signingInput) ? .valid : .invalid(reason: "signature does not match")
+        case .asymmetric(let pkey):
+            guard let scheme = algorithm.scheme else { return .invalid(reason: "the key may not verify \(algorithm)") }
+            return pkey.verify(jws.signature, for: jws.signingInput, scheme: scheme)
+        }
+    }
+}
+
+/// A JWT whose signature and claims were verified.
+public struct VerifiedJWT: Sendable {
+    /// The protected header.
+    public let header: JWTHeader
+    /// The verified claims.
+    public let claims: JWTClaims
+    /// The payload bytes exactly as signed.
+    public let payload: [UInt8]
+
+    /// Decodes the verified payload as `Payload` with Foundation's `JSONDecoder` (dates as
+    /// seconds since 1970). The payload was already checked for duplicates and limits.
+    public func decode<Payload: Decodable>(as type: Payload.Type) throws(JWTError) -> Payload {
+        do { return try ClaimsCoding.decoder().decode(type, from: ClaimsCoding.data(payload)) } catch {
+            throw JWTError(code: .claimsCoding, reason: "cannot decode the claims as \(Payload.self): \(ClaimsCoding.describe(error))")
+        }
+    }
+}

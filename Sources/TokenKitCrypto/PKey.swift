@@ -1,0 +1,102 @@
+internal import COpenSSL
+
+/// An owned OpenSSL `EVP_PKEY` of one of the types JWS uses.
+///
+/// Guarantees: the pointer is freed exactly once, in `deinit`; the key's type is checked at
+/// construction (only RSA of at least 2048 bits, RSA-PSS, the four JWS curves, Ed25519 and
+/// Ed448 are accepted); the key is never mutated afterwards. `description` never shows key
+/// material.
+package final class PKey: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked Sendable: the EVP_PKEY is immutable after init. OpenSSL 3 allows concurrent
+    // use of one EVP_PKEY from several threads as long as each uses its own EVP_PKEY_CTX /
+    // EVP_MD_CTX, which every operation here creates.
+    let pointer: OpaquePointer
+    /// The key's type.
+    package let type: AsymmetricKeyType
+    /// Whether the private half is present.
+    package let isPrivate: Bool
+    /// Size in bits (the modulus for RSA, the field for EC).
+    package let bits: Int
+
+    /// The smallest RSA modulus TokenKit accepts.
+    package static let minimumRSABits = 2048
+
+    /// Takes ownership of `pointer` (freeing it if the key is refused).
+    init(taking pointer: OpaquePointer, isPrivate: Bool) throws(CryptoError) {
+        let type: AsymmetricKeyType
+        switch EVP_PKEY_get_base_id(pointer) {
+        case EVP_PKEY_RSA: type = .rsa
+        case EVP_PKEY_RSA_PSS: type = .rsaPSS
+        case EVP_PKEY_ED25519: type = .ed25519
+        case EVP_PKEY_ED448: type = .ed448
+        case EVP_PKEY_EC:
+            var name = [CChar](repeating: 0, count: 64)
+            var length = 0
+            guard EVP_PKEY_get_utf8_string_param(pointer, OSSL_PKEY_PARAM_GROUP_NAME, &name, name.count, &length) == 1,
+                  let curve = ECCurve(openSSLGroupName: String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            else {
+                EVP_PKEY_free(pointer)
+                OpenSSLErrorQueue.clear()
+                throw CryptoError("unsupported EC curve (JWS uses P-256, P-384, P-521 and secp256k1)")
+            }
+            type = .ec(curve)
+        default:
+            EVP_PKEY_free(pointer)
+            throw CryptoError("unsupported key type (JWS uses RSA, EC, Ed25519 and Ed448 keys)")
+        }
+        let bits = Int(EVP_PKEY_get_bits(pointer))
+        if type == .rsa || type == .rsaPSS, bits < Self.minimumRSABits {
+            EVP_PKEY_free(pointer)
+            throw CryptoError("RSA key of \(bits) bits refused (at least \(Self.minimumRSABits) bits are required)")
+        }
+        self.pointer = pointer
+        self.type = type
+        self.isPrivate = isPrivate
+        self.bits = bits
+    }
+
+    deinit { EVP_PKEY_free(pointer) }
+
+    package var description: String { "PKey(\(type), \(isPrivate ? "private" : "public"))" }
+
+    /// The public half as its own key (a copy through SPKI DER).
+    package func publicKey() throws(CryptoError) -> PKey {
+        guard isPrivate else { return self }
+        return try PKey(subjectPublicKeyInfo: subjectPublicKeyInfoDER())
+    }
+
+    /// The SubjectPublicKeyInfo DER of the public half.
+    package func subjectPublicKeyInfoDER() throws(CryptoError) -> [UInt8] {
+        OpenSSLErrorQueue.clear()
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(pointer, &out)
+        guard length > 0, let out else { throw .openSSL("cannot encode the public key") }
+        defer { tokenkit_OPENSSL_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// Parses a SubjectPublicKeyInfo DER structure; trailing bytes are refused.
+    package convenience init(subjectPublicKeyInfo der: [UInt8]) throws(CryptoError) {
+        let key = try Self.decodeDER(der, what: "public key (SPKI)") { d2i_PUBKEY(nil, &$0, $1) }
+        try self.init(taking: key, isPrivate: false)
+    }
+
+    /// Runs a d2i-style decoder over all of `der`, requiring it to consume every byte.
+    static func decodeDER(
+        _ der: [UInt8], what: String,
+        _ decode: (inout UnsafePointer<UInt8>?, Int) -> OpaquePointer?
+    ) throws(CryptoError) -> OpaquePointer {
+        OpenSSLErrorQueue.clear()
+        let result: (OpaquePointer?, Int) = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let object = decode(&cursor, buffer.count)
+            let consumed = (cursor.flatMap { end in buffer.baseAddress.map { end - $0 } }) ?? 0
+            return (object, consumed)
+        }
+        guard let object = result.0 else { throw .openSSL("malformed \(what)") }
+        guard result.1 == der.count else {
+            throw CryptoError("malformed \(what): \(der.count - result.1) trailing bytes")
+        }
+        return object
+    }
+}
