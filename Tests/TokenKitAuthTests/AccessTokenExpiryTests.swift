@@ -18,11 +18,11 @@ struct AccessTokenExpiryTests {
         #expect(jwtExpiration(of: "a.!!!.c") == nil)
         #expect(jwtExpiration(of: makeJWT(exp: nil)) == nil)
         // {"exp":"soon"} and {"exp":true}
-        #expect(jwtExpiration(of: "e30.eyJleHAiOiJzb29uIn0.c2ln") == nil)
-        #expect(jwtExpiration(of: "e30.eyJleHAiOnRydWV9.c2ln") == nil)
+        #expect(jwtExpiration(of: "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOiJzb29uIn0.c2ln") == nil)
+        #expect(jwtExpiration(of: "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOnRydWV9.c2ln") == nil)
         // {"exp":1} decodes; the same payload with "=" padding is not base64url and is refused
-        #expect(jwtExpiration(of: "e30.eyJleHAiOjF9.c2ln") == Date(timeIntervalSince1970: 1))
-        #expect(jwtExpiration(of: "e30.eyJleHAiOjF9==.c2ln") == nil)
+        #expect(jwtExpiration(of: "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9.c2ln") == Date(timeIntervalSince1970: 1))
+        #expect(jwtExpiration(of: "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjF9==.c2ln") == nil)
     }
 
     @Test("the JWT's exp wins over the stored expires_at")

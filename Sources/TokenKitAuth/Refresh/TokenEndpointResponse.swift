@@ -22,7 +22,7 @@ enum TokenEndpointResponse {
             success = try JSONDecoder().decode(SuccessBody.self, from: Data(response.body))
         } catch let DecodingError.keyNotFound(key, _) {
             throw .invalidResponse("missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(_, context) {
+        } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
             throw .invalidResponse("wrong type for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw .invalidResponse("bad value for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
