@@ -39,6 +39,13 @@ struct TokenEndpointResponseTests {
         #expect(set.expiresAt == now.addingTimeInterval(60))
     }
 
+    @Test("null optional members count as absent")
+    func nulls() throws {
+        let set = try parse(200, #"{"access_token":"new","token_type":"Bearer","refresh_token":null,"expires_in":null}"#)
+        #expect(set.refreshToken == "old-refresh")
+        #expect(set.expiresAt == nil)
+    }
+
     @Test("invalid_grant means sign-in required; other OAuth errors are distinct")
     func errors() {
         let grant = failure(400, #"{"error":"invalid_grant","error_description":"expired"}"#)
@@ -64,6 +71,7 @@ struct TokenEndpointResponseTests {
         (#"{"access_token":"a","token_type":"Bearer","expires_in":true}"#, "expires_in"),
         (#"{"access_token":"a","token_type":"Bearer","expires_in":-5}"#, "expires_in"),
         (#"{"access_token":"a","token_type":"Bearer","expires_in":"12x"}"#, "expires_in"),
+        (#"{"access_token":"a","access_token":"b","token_type":"Bearer"}"#, "duplicate member name"),
     ])
     func malformed(body: String, reason: String) {
         let error = failure(200, body)

@@ -18,7 +18,9 @@ public struct AuthEvent: Sendable, Hashable, CustomStringConvertible {
         /// A refresh stored a new token set (also reported when another process refreshed
         /// and this provider picked up its result).
         public static let refreshed = Kind("refreshed")
-        /// The credential is gone: ``AuthProvider/signOut()``, a rejected refresh token, or
+        /// The credential is gone or can no longer be used, so the user must sign in:
+        /// ``AuthProvider/signOut()``, a rejected refresh token (the credential is deleted),
+        /// an expired or rejected token with no refresh token (the credential is kept), or
         /// the store found empty after it had held a credential.
         public static let signedOut = Kind("signed-out")
     }
