@@ -52,6 +52,8 @@ public actor AuthProvider {
     /// - Parameters:
     ///   - refresher: Called (at most once per refresh) with the stored token set.
     ///   - skew: Tokens expiring within this interval are refreshed first (default 60 s).
+    ///     Pick it below the server's token lifetime: a token that lives shorter than the skew
+    ///     is already "expiring" when issued, so every call refreshes it (one at a time).
     ///   - clock: The source of time for expiry and backoff decisions.
     ///   - lock: Coordinates refreshes with other processes sharing `store`; `nil` for none.
     ///   - backoff: The delay policy after refreshes fail in a row.
