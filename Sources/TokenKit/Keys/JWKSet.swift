@@ -5,7 +5,8 @@ import Foundation
 /// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
 /// only by keys with exactly that `kid` (never by another key); a token without `kid` is
 /// tried against every key that may verify its `alg`; a `kid` that several keys share is
-/// ambiguous and refused. Keys of unsupported types, and keys marked for encryption only,
+/// ambiguous and refused. (Exception: a set made with ``init(keys:)`` from one key without
+/// a `kid` — e.g. `JWTVerifier(key:)` — uses that key for every token.) Keys of unsupported types, and keys marked for encryption only,
 /// are skipped at load time and listed in ``skipped``; a JWKS document mixing symmetric
 /// (oct) and asymmetric keys is refused.
 public struct JWKSet: Sendable {
@@ -17,10 +18,16 @@ public struct JWKSet: Sendable {
     /// naming one of them is refused rather than matched to a guess.
     let ambiguousKeyIDs: Set<String>
 
-    /// A set from keys you built.
+    /// Whether this set is one key without a `kid`, chosen explicitly by the caller: it then
+    /// verifies tokens whatever `kid` they name (the caller already picked the key).
+    let isSingleUnnamedKey: Bool
+
+    /// A set from keys you built. A set of exactly one key without a `kid` verifies tokens
+    /// whatever `kid` they carry (you chose the key); otherwise the `kid` rules above apply.
     public init(keys: [JWTKey]) {
         self.keys = keys
         self.skipped = []
+        self.isSingleUnnamedKey = keys.count == 1 && keys.first?.keyID == nil
         self.ambiguousKeyIDs = Self.duplicates(keys.compactMap(\.keyID))
     }
 
@@ -58,6 +65,7 @@ public struct JWKSet: Sendable {
         }
         self.keys = keys
         self.skipped = skipped
+        self.isSingleUnnamedKey = false
         self.ambiguousKeyIDs = Self.duplicates(entries.compactMap { $0.objectValue?["kid"]?.stringValue })
     }
 
@@ -77,7 +85,7 @@ public struct JWKSet: Sendable {
     /// The keys that may verify a token with this `kid` and `alg` (see the type's rules).
     /// Throws ``JWTError/Code/noMatchingKey`` when there are none.
     public func candidates(forKeyID keyID: String?, algorithm: JWTAlgorithm) throws(JWTError) -> [JWTKey] {
-        if let keyID {
+        if let keyID, !isSingleUnnamedKey {
             let named = keys.filter { $0.keyID == keyID }
             guard !named.isEmpty else {
                 throw JWTError(code: .noMatchingKey, reason: "no key with kid \"\(JSONNameShortener.shorten(keyID))\"")
