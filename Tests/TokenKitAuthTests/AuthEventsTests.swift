@@ -49,6 +49,19 @@ struct AuthEventsTests {
         }
     }
 
+    @Test("a subscriber that stops listening is removed")
+    func unsubscribe() async throws {
+        try await Fixture.with { f in
+            let provider = try f.provider()
+            let listener = Task {
+                for await _ in await provider.events() {}
+            }
+            try await waitUntil("subscribed") { await provider.subscriberCount == 1 }
+            listener.cancel()
+            try await waitUntil("unsubscribed") { await provider.subscriberCount == 0 }
+        }
+    }
+
     @Test("event descriptions carry no token")
     func noTokens() throws {
         let key = try CredentialKey(service: "s", account: "a")

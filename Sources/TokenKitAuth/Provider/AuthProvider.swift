@@ -126,14 +126,16 @@ public actor AuthProvider {
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(100))
         subscribers[id] = continuation
-        continuation.onTermination = { _ in
-            Task { await self.unsubscribe(id) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
         }
         return stream
     }
 
     /// How many callers wait for the operation in flight (observed by tests).
     var waiterCount: Int { waiters?.count ?? 0 }
+    /// How many event subscriptions are live (observed by tests).
+    var subscriberCount: Int { subscribers.count }
 
     // MARK: - Single flight
 
