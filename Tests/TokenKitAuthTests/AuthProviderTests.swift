@@ -219,6 +219,26 @@ struct AuthProviderTests {
         }
     }
 
+    @Test("a sign-out that lands during a refresh wins: the refresh result is dropped")
+    func signOutDuringRefresh() async throws {
+        try await Fixture.with { f in
+            try await f.seed(expiresIn: -5)
+            let provider = try f.provider()
+            await f.state.closeGate()
+            let caller = Task { try await provider.validAccessToken() }
+            try await waitUntil("refresh reached the server") { await f.state.tokenRequests == 1 }
+            try await f.store.delete(f.key)
+            await f.state.openGate()
+            let result = await caller.result
+            if case .failure(let error as AuthError) = result {
+                #expect(error.code == .signInRequired)
+            } else {
+                Issue.record("expected sign-in required, got \(result)")
+            }
+            #expect(try await f.store.load(f.key) == nil)
+        }
+    }
+
     @Test("nothing stored: sign-in required")
     func nothingStored() async throws {
         try await Fixture.with { f in

@@ -1,19 +1,33 @@
+import Foundation
+
 /// A JSON Web Key Set (RFC 7517 §5): the keys a verifier may use, chosen per token by `kid`.
 ///
 /// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
 /// only by keys with exactly that `kid` (never by another key); a token without `kid` is
-/// tried against every key that may verify its `alg`. Keys of unsupported types, and keys
-/// marked for encryption only, are skipped at load time and listed in ``skipped``.
+/// tried against every key that may verify its `alg`; a `kid` that several keys share is
+/// ambiguous and refused. Keys of unsupported types, and keys marked for encryption only,
+/// are skipped at load time and listed in ``skipped``; a JWKS document mixing symmetric
+/// (oct) and asymmetric keys is refused.
 public struct JWKSet: Sendable {
     /// The usable keys, in document order.
     public let keys: [JWTKey]
     /// Keys that were not loaded, with the reason (index in the `keys` array, reason).
     public let skipped: [(index: Int, reason: String)]
+    /// Key IDs that name more than one entry (counting entries that were skipped): a token
+    /// naming one of them is refused rather than matched to a guess.
+    let ambiguousKeyIDs: Set<String>
 
     /// A set from keys you built.
     public init(keys: [JWTKey]) {
         self.keys = keys
         self.skipped = []
+        self.ambiguousKeyIDs = Self.duplicates(keys.compactMap(\.keyID))
+    }
+
+    private static func duplicates(_ ids: [String]) -> Set<String> {
+        var seen: Set<String> = [], repeated: Set<String> = []
+        for id in ids where !seen.insert(id).inserted { repeated.insert(id) }
+        return repeated
     }
 
     /// Parses JWKS JSON text (`{"keys":[…]}`). Throws when the document is not a JWKS or no
@@ -36,8 +50,28 @@ public struct JWKSet: Sendable {
             let why = skipped.first.map { ": key \($0.0): \($0.1)" } ?? ""
             throw .invalidKey("the JWKS has no usable key\(why)")
         }
+        // A document that mixes shared secrets with public-key material is a configuration
+        // error that invites algorithm confusion (e.g. a verification JWKS that also leaks
+        // an HMAC secret): refuse it whole rather than guess which half was meant.
+        if keys.contains(where: { $0.keyType == "oct" }), keys.contains(where: { $0.keyType != "oct" }) {
+            throw .invalidKey("the JWKS mixes symmetric (oct) keys with asymmetric keys")
+        }
         self.keys = keys
         self.skipped = skipped
+        self.ambiguousKeyIDs = Self.duplicates(entries.compactMap { $0.objectValue?["kid"]?.stringValue })
+    }
+
+    /// Reads a JWKS from a file (at most 1 MiB). Throws ``JWTError/Code/invalidKey`` naming
+    /// the file when it cannot be read, and as ``init(json:)`` otherwise.
+    public init(contentsOfFile path: String) throws(JWTError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .invalidKey("cannot read JWKS file \(path)")
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1024 * 1024 + 1), data.count <= 1024 * 1024,
+              let text = String(data: data, encoding: .utf8)
+        else { throw .invalidKey("JWKS file \(path) is unreadable, larger than 1 MiB, or not UTF-8") }
+        try self.init(json: text)
     }
 
     /// The keys that may verify a token with this `kid` and `alg` (see the type's rules).
@@ -47,6 +81,9 @@ public struct JWKSet: Sendable {
             let named = keys.filter { $0.keyID == keyID }
             guard !named.isEmpty else {
                 throw JWTError(code: .noMatchingKey, reason: "no key with kid \"\(JSONNameShortener.shorten(keyID))\"")
+            }
+            guard !ambiguousKeyIDs.contains(keyID) else {
+                throw JWTError(code: .noMatchingKey, reason: "kid \"\(JSONNameShortener.shorten(keyID))\" is ambiguous: several keys in the set have it")
             }
             let fitting = named.filter { $0.algorithms.contains(algorithm) && $0.mayVerify }
             guard !fitting.isEmpty else {

@@ -52,6 +52,8 @@ public actor AuthProvider {
     /// - Parameters:
     ///   - refresher: Called (at most once per refresh) with the stored token set.
     ///   - skew: Tokens expiring within this interval are refreshed first (default 60 s).
+    ///     Pick it below the server's token lifetime: a token that lives shorter than the skew
+    ///     is already "expiring" when issued, so every call refreshes it (one at a time).
     ///   - clock: The source of time for expiry and backoff decisions.
     ///   - lock: Coordinates refreshes with other processes sharing `store`; `nil` for none.
     ///   - backoff: The delay policy after refreshes fail in a row.
@@ -266,7 +268,12 @@ public actor AuthProvider {
             throw AuthError(code: .store, message: "the refreshed token set could not be saved: \(error.message)")
         }
         guard swapped else {
-            if let now = try await load(), isUsable(now, rejected: rejected) { return now }
+            // Someone else wrote (a sign-in, a sign-out, or a refresher without the lock):
+            // the store wins, and the refreshed set is dropped unsaved.
+            guard let now = try await load() else {
+                throw AuthError.signInRequired("the credential was removed while it was being refreshed")
+            }
+            if isUsable(now, rejected: rejected) { return now }
             throw AuthError(code: .conflict, message: "the stored credential changed while refreshing; the refreshed token set was not saved")
         }
         logger?.info("access token refreshed", metadata: ["credential": "\(key)"])
