@@ -58,7 +58,7 @@ struct TokenCommandProcessTests {
             try await put(seeded, cli, sandbox)
             let arguments = tokenArguments(server, sandbox)
             let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
-                for _ in 0..<12 {
+                for _ in 0..<24 {
                     group.addTask { try await cli.run(arguments, environment: sandbox.environment) }
                 }
                 var all: [CLIProcess.Outcome] = []

@@ -50,8 +50,9 @@ struct CLIProcess: Sendable {
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try input.fileHandleForWriting.close()
-        // Read both pipes to the end on Dispatch threads (not the cooperative pool), so a full
-        // pipe cannot stall the child and blocking reads cannot starve the test's tasks.
+        // Read both pipes to the end on dedicated threads: blocking reads on Dispatch's global
+        // queues can starve the worker threads that Swift concurrency (and so the test's own
+        // HTTP server) runs on, so a full pipe cannot stall the child nor the server.
         async let out = Self.readToEnd(output.fileHandleForReading)
         async let err = Self.readToEnd(errors.fileHandleForReading)
         let status: Int32
@@ -67,10 +68,11 @@ struct CLIProcess: Sendable {
         return Outcome(status: status, stdout: String(decoding: await out, as: UTF8.self), stderr: String(decoding: await err, as: UTF8.self))
     }
 
-    /// Everything `handle` yields until end of file, read on a Dispatch thread.
+    /// Everything `handle` yields until end of file, read on a thread of its own.
     private static func readToEnd(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            let reader = Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            reader.start()
         }
     }
 }
