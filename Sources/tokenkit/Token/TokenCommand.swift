@@ -39,11 +39,13 @@ struct TokenCommand: AsyncParsableCommand {
         help: "A file holding the client secret (sent with HTTP Basic); without it the client is public and client_id goes in the form.")
     var clientSecretFile: String?
 
-    @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default 60).")
-    var skew: DurationArgument = DurationArgument(seconds: 60)
+    @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
+    var skew: DurationArgument?
 
     @OptionGroup var backend: BackendOptions
 
+    /// The skew when `--skew` is not given.
+    static let defaultSkewSeconds: Int64 = 60
     /// The longest skew accepted (a day).
     static let maximumSkewSeconds: Int64 = 86_400
 
@@ -60,7 +62,8 @@ struct TokenCommand: AsyncParsableCommand {
     /// Checks the arguments, opens the store, and prints the token.
     private func printToken() async throws {
         let credentialKey = try key.key()
-        guard skew.seconds <= Self.maximumSkewSeconds else {
+        let skewSeconds = skew?.seconds ?? Self.defaultSkewSeconds
+        guard skewSeconds <= Self.maximumSkewSeconds else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
         guard let endpoint = URL(string: tokenEndpoint) else {
@@ -75,7 +78,7 @@ struct TokenCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
         let provider = AuthProvider(
-            store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skew.seconds),
+            store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
             lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
