@@ -6,7 +6,7 @@ import TokenKitURLSession
 /// A test server plus the client-side pieces an ``AuthProvider`` needs.
 struct Fixture: Sendable {
     let server: OAuthTestServer
-    let store = MemoryTokenStore()
+    let store = CountingTokenStore()
     let clock = ManualClock()
     let key: CredentialKey
     let transport: any HTTPTransport

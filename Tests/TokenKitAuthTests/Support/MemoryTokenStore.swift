@@ -1,48 +1,37 @@
 import Foundation
 import TokenKitStore
 
-/// A minimal in-memory ``TokenStore`` with real compare-and-swap, counting reads and writes.
-actor MemoryTokenStore: TokenStore {
-    nonisolated let backendName = "test-memory"
-    private var items: [CredentialKey: Credential] = [:]
+/// The real in-memory store (`TokenKitStore.MemoryTokenStore`) behind a wrapper that counts
+/// reads, so tests can check that concurrent callers share one store read.
+actor CountingTokenStore: TokenStore {
+    nonisolated let backendName = "counting-memory"
+    private let base = MemoryTokenStore()
     private(set) var loads = 0
-    private(set) var writes = 0
 
-    func save(_ credential: Credential, for key: CredentialKey) throws(TokenStoreError) {
-        items[key] = credential
-        writes += 1
+    func save(_ credential: Credential, for key: CredentialKey) async throws(TokenStoreError) {
+        try await base.save(credential, for: key)
     }
 
-    func load(_ key: CredentialKey) throws(TokenStoreError) -> Credential? {
+    func load(_ key: CredentialKey) async throws(TokenStoreError) -> Credential? {
         loads += 1
-        return items[key]
+        return try await base.load(key)
     }
 
     @discardableResult
-    func delete(_ key: CredentialKey) throws(TokenStoreError) -> Bool {
-        writes += 1
-        return items.removeValue(forKey: key) != nil
+    func delete(_ key: CredentialKey) async throws(TokenStoreError) -> Bool {
+        try await base.delete(key)
     }
 
-    func accounts(service: String) throws(TokenStoreError) -> [CredentialInfo] {
-        items.filter { $0.key.service == service }
-            .map { CredentialInfo(account: $0.key.account, credential: $0.value) }
-            .sorted { $0.account < $1.account }
+    func accounts(service: String) async throws(TokenStoreError) -> [CredentialInfo] {
+        try await base.accounts(service: service)
     }
 
-    func replace(_ key: CredentialKey, expected: Credential?, with new: Credential?) throws(TokenStoreError) -> Bool {
-        switch (items[key], expected) {
-        case (nil, nil): break
-        case let (stored?, expected?) where stored.hasSameSecret(as: expected): break
-        default: return false
-        }
-        items[key] = new
-        writes += 1
-        return true
+    func replace(_ key: CredentialKey, expected: Credential?, with new: Credential?) async throws(TokenStoreError) -> Bool {
+        try await base.replace(key, expected: expected, with: new)
     }
 
     /// The token set stored under `key`, if any.
-    func tokenSet(_ key: CredentialKey) -> TokenSet? {
-        try? items[key]?.tokenSet()
+    func tokenSet(_ key: CredentialKey) async -> TokenSet? {
+        try? await base.load(key)?.tokenSet()
     }
 }
