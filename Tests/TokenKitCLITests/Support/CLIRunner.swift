@@ -32,13 +32,16 @@ enum CLIRunner {
         try process.run()
         let collected = CollectedOutput()
         let group = DispatchGroup()
+        // Dedicated threads, not DispatchQueue.global(): on Linux the Swift concurrency pool
+        // is built on Dispatch, and blocking reads there can starve concurrently running tests.
         for (pipe, isOut) in [(output, true), (error, false)] {
             group.enter()
-            DispatchQueue.global().async {
+            let reader = Thread {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
                 collected.set(data, isOut: isOut)
                 group.leave()
             }
+            reader.start()
         }
         if !stdin.isEmpty { try? input.fileHandleForWriting.write(contentsOf: Data(stdin)) }
         try? input.fileHandleForWriting.close()
