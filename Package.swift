@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "TokenKitAudit",
-            dependencies: ["TokenKit"],
+            dependencies: ["TokenKit", "TokenKitCrypto"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -108,6 +108,16 @@ let package = Package(
             name: "TokenKitTests",
             dependencies: ["TokenKit", "TokenKitCrypto"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitAuditTests",
+            dependencies: ["TokenKitAudit", "TokenKit"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitAuditCLITests",
+            dependencies: ["tokenkit", "TokenKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

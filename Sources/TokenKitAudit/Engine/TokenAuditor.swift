@@ -1,0 +1,142 @@
+import TokenKit
+
+/// Audits one token at a time against an ``AuditPolicy``: the pure, per-token core of the
+/// audit engine.
+///
+/// Guarantees: total (every input yields a record, never an error or a crash); decoding is
+/// TokenKit's strict decoding (``UnverifiedJWT``), so a token is reported malformed exactly
+/// when TokenKit would refuse to parse it, or when a registered claim has the wrong type.
+/// Signatures are checked only when a ``AuditSignatureChecker`` is given. Thread-safe.
+public struct TokenAuditor: Sendable {
+    /// The policy tokens are judged by.
+    public let policy: AuditPolicy
+    /// Checks signatures when set.
+    public let signatureChecker: AuditSignatureChecker?
+
+    /// An auditor for `policy`, optionally checking signatures.
+    public init(policy: AuditPolicy, signatureChecker: AuditSignatureChecker? = nil) {
+        self.policy = policy
+        self.signatureChecker = signatureChecker
+    }
+
+    /// Audits `token` (one line's bytes, without line terminator).
+    public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int) -> AuditRecord {
+        var record = AuditRecord(source: source, line: line)
+        if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
+            return malformed(record, token, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
+        }
+        let text = String(decoding: token, as: UTF8.self)
+        let jwt: UnverifiedJWT
+        let fields: ClaimFields
+        do {
+            jwt = try UnverifiedJWT(parsing: text, limits: policy.limits)
+            fields = try ClaimFields(jwt.claims)
+        } catch {
+            return malformed(record, token, error.reason)
+        }
+        record.algorithm = jwt.header.algorithmName
+        record.keyID = jwt.header.keyID
+        record.issuer = fields.issuer
+        record.subject = fields.subject
+        record.audience = fields.audience
+        record.issuedAt = fields.issuedAt
+        record.notBefore = fields.notBefore
+        record.expiration = fields.expiration
+        if policy.computeReferences {
+            record.reference = TokenReference.make(jti: fields.jwtID, token: token)
+        }
+        evaluate(&record, claims: jwt.claims)
+        if let signatureChecker, let failure = signatureChecker.failure(for: text) {
+            record.findings.insert(.badSignature)
+            record.problem = failure
+        }
+        return record
+    }
+
+    /// Fills in times, findings and status of a decoded token.
+    private func evaluate(_ record: inout AuditRecord, claims: JWTClaims) {
+        let now = policy.now
+        let exp = record.expiration?.doubleValue
+        let iat = record.issuedAt?.doubleValue
+        let nbf = record.notBefore?.doubleValue
+        if let exp, let iat { record.lifetime = exp - iat }
+        if let exp { record.remaining = exp - now }
+
+        var findings = AuditFindings()
+        if Self.isNone(record.algorithm) { findings.insert(.algNone) }
+        if exp == nil { findings.insert(.noExp) }
+        if iat == nil { findings.insert(.noIat) }
+        if let max = policy.maxLifetime, let lifetime = record.lifetime, lifetime > Double(max) {
+            findings.insert(.lifetimeExceedsMax)
+        }
+        if let exp, exp <= now { findings.insert(.expired) }
+        if let nbf, nbf > now { findings.insert(.notYetValid) }
+        if let iat, iat > now { findings.insert(.iatInFuture) }
+        if let window = policy.warnWithin, let exp, exp > now, exp - now <= Double(window) {
+            findings.insert(.expiresSoon)
+        }
+        if !policy.requiredClaims.isEmpty {
+            record.missingClaims = policy.requiredClaims.filter { claims[$0] == nil }
+            if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }
+        }
+        if let allowed = policy.allowedAlgorithms, !allowed.contains(record.algorithm ?? "") {
+            findings.insert(.algorithmNotAllowed)
+        }
+        record.findings = findings
+
+        if findings.contains(.expired) {
+            record.status = .expired
+        } else if findings.contains(.notYetValid) {
+            record.status = .notYetValid
+        } else if exp == nil {
+            record.status = .noExpiry
+        } else {
+            record.status = .ok
+        }
+    }
+
+    private func malformed(_ record: AuditRecord, _ token: UnsafeRawBufferPointer, _ reason: String) -> AuditRecord {
+        var record = record
+        record.status = .malformed
+        record.findings = AuditFindings([.malformed])
+        record.problem = reason
+        if policy.computeReferences { record.reference = TokenReference.hashed(token) }
+        return record
+    }
+
+    /// `alg` equal to `none` ignoring ASCII case.
+    static func isNone(_ algorithm: String?) -> Bool {
+        guard let algorithm, algorithm.utf8.count == 4 else { return false }
+        return algorithm.lowercased() == "none"
+    }
+}
+
+/// The registered claims an audit reports, read with TokenKit's typed accessors (so a claim
+/// of the wrong type makes the token malformed rather than silently absent).
+struct ClaimFields {
+    let issuer: String?
+    let subject: String?
+    let jwtID: String?
+    let audience: AuditAudience?
+    let issuedAt: JSONNumber?
+    let notBefore: JSONNumber?
+    let expiration: JSONNumber?
+
+    init(_ claims: JWTClaims) throws(JWTError) {
+        issuer = try claims.issuer()
+        subject = try claims.subject()
+        jwtID = try claims.jwtID()
+        let list = try claims.audience()
+        if let single = claims["aud"]?.stringValue {
+            audience = .single(single)
+        } else {
+            audience = list.map { .list($0) }
+        }
+        _ = try claims.issuedAt()
+        _ = try claims.notBefore()
+        _ = try claims.expiration()
+        issuedAt = claims["iat"]?.numberValue
+        notBefore = claims["nbf"]?.numberValue
+        expiration = claims["exp"]?.numberValue
+    }
+}

@@ -1,0 +1,58 @@
+internal import TokenKitCrypto
+
+/// Non-secret names for tokens, safe to print and log.
+public enum TokenReference {
+    /// `jti` when present (control characters replaced, at most 64 characters), else
+    /// ``hashed(_:)``. Guarantees the result reveals nothing usable of the token; it does
+    /// not guarantee uniqueness (two tokens may share a `jti`).
+    public static func make(jti: String?, token: UnsafeRawBufferPointer) -> String {
+        if let jti, !jti.isEmpty { return DisplayText.sanitized(jti, maxCharacters: 64) }
+        return hashed(token)
+    }
+
+    /// `sha256:` followed by the first 8 bytes of the SHA-256 of `token`, in lowercase hex.
+    /// One-way: the token cannot be recovered from it.
+    public static func hashed(_ token: UnsafeRawBufferPointer) -> String {
+        let digest = MessageDigest.sha256.hash(RawBytes(buffer: token))
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = Array("sha256:".utf8)
+        out.reserveCapacity(23)
+        for byte in digest.prefix(8) {
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A borrowed byte buffer handed to the digest without copying.
+private struct RawBytes: ContiguousBytesLike {
+    let buffer: UnsafeRawBufferPointer
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(buffer) }
+}
+
+/// Making untrusted claim text safe to show on a terminal or in a table.
+public enum DisplayText {
+    /// `text` with control characters (C0, DEL, C1) replaced by `?`, cut to
+    /// `maxCharacters` characters (ending in `…` when cut). Does not escape anything else.
+    public static func sanitized(_ text: String, maxCharacters: Int = .max) -> String {
+        var clean = true
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { clean = false; break }
+        }
+        if clean && count <= maxCharacters { return text }
+        var out = String.UnicodeScalarView()
+        var taken = 0
+        for scalar in text.unicodeScalars {
+            if taken == maxCharacters - 1 && text.unicodeScalars.count > maxCharacters {
+                out.append("…")
+                break
+            }
+            out.append(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : scalar)
+            taken += 1
+        }
+        return String(out)
+    }
+}
