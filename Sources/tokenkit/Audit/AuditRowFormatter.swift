@@ -1,0 +1,10 @@
+import TokenKitAudit
+
+/// Turns audit records into output bytes, one row (line) per record, streamed: a formatter
+/// keeps no state between rows beyond its configuration.
+protocol AuditRowFormatter {
+    /// Bytes written once before the first row (e.g. a table or CSV header); may be empty.
+    func header(into out: inout [UInt8])
+    /// Appends one record's row, ending with `\n`.
+    func row(_ record: AuditRecord, into out: inout [UInt8])
+}
