@@ -20,7 +20,7 @@ public struct JWTSigner: Sendable {
         }
         if let algorithm {
             guard key.algorithms.contains(algorithm) else {
-                throw JWTError(code: .algorithmNotAllowed, reason: "a \(key.keyType) key bound to \(key.algorithms.sorted().map(\.name).joined(separator: ",")) cannot sign \(algorithm)")
+                throw JWTError(code: .algorithmNotAllowed, reason: "the \(key.keyType) key bound to \(key.algorithms.sorted().map(\.name).joined(separator: ",")) cannot sign \(algorithm)")
             }
             self.algorithm = algorithm
         } else {
