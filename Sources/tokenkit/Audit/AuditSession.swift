@@ -1,0 +1,79 @@
+import TokenKitAudit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One `tokenkit audit` run: opens the inputs in turn, streams records through the chosen
+/// formatter to stdout, shows progress on a terminal, and ends with the summary (table
+/// format only).
+///
+/// Guarantees: every input is checked for readability before anything is written (so an
+/// unreadable file fails with exit 2 and no partial report); rows are written in input
+/// order as batches complete, never buffered for the whole input; stdout carries only the
+/// format's rows (plus the summary for the table). Errors are ``CLIFailure/io(_:)``.
+struct AuditSession {
+    /// The inputs as given (`-` for stdin).
+    let sources: [String]
+    /// The output format.
+    let format: AuditOutputFormat
+    /// The engine driver.
+    let runner: AuditRunner
+    /// Whether every finding fails the run (wording of the summary only).
+    let failOnEverything: Bool
+
+    /// Runs the audit and returns its summary.
+    func run() throws -> AuditSummary {
+        for source in sources where source != "-" { try Self.checkReadable(source) }
+        let output = OutputBuffer(fileDescriptor: 1)
+        let progress = AuditProgress(enabled: Terminal.isTTY(2))
+        if Terminal.isTTY(1) { output.beforeFlush = { progress.clear() } }
+        let formatter = makeFormatter()
+        output.withBytes { formatter.header(into: &$0) }
+
+        var builder = AuditSummaryBuilder(failOn: runner.engine.auditor.policy.failOn)
+        var done = 0
+        do {
+            for source in sources {
+                let input = try TokenLineReader(path: source)
+                try runner.audit(input, into: &builder) { records in
+                    output.withBytes { out in
+                        for record in records { formatter.row(record, into: &out) }
+                    }
+                    try output.flushIfNeeded()
+                    done += records.count
+                    progress.update(count: done)
+                }
+            }
+        } catch let error as AuditInputError {
+            try? output.flush()
+            progress.clear()
+            throw CLIFailure.io(error.message)
+        } catch let error as OutputError {
+            progress.clear()
+            throw CLIFailure.io(error.message)
+        }
+        let summary = builder.finish()
+        if format == .table {
+            output.append("\n" + AuditSummaryFormatter(failOnEverything: failOnEverything).text(summary))
+        }
+        do { try output.flush() } catch { throw CLIFailure.io(error.message) }
+        progress.clear()
+        return summary
+    }
+
+    private func makeFormatter() -> any AuditRowFormatter {
+        switch format {
+        case .json: AuditJSONLineFormatter()
+        case .csv: AuditCSVFormatter()
+        case .table: AuditTableFormatter(sources: sources, colour: Terminal.allowsColour(1))
+        }
+    }
+
+    /// Opens and closes `path`, so an unreadable input fails before any output.
+    private static func checkReadable(_ path: String) throws {
+        do { _ = try TokenLineReader(path: path, bufferSize: 1 << 16) } catch { throw CLIFailure.io(error.message) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@Suite("tokenkit audit readable output, CSV and policies")
+struct AuditReadableOutputTests {
+    static let tokens = [
+        Tokens.claims(#""jti":"id-1","sub":"alice","iat":1699998200,"exp":1700001800"#),
+        Tokens.claims(#""sub":"bob","iat":1699990000,"exp":1699999000"#),
+        "garbage",
+        Tokens.claims(#""sub":"carol","iat":1699900000"#),
+    ]
+
+    @Test func tableWithSummaryAndNoTokens() throws {
+        let result = try CLI.run(["audit", "--now", Tokens.now], stdin: Self.tokens.joined(separator: "\n"), environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1)
+        #expect(result.lines.first?.hasPrefix("  LINE  REF") == true)
+        #expect(result.stdout.contains("id-1"))
+        #expect(result.stdout.contains("sha256:"))
+        #expect(result.stdout.contains("4 tokens: 1 ok, 1 expired, 0 not-yet-valid, 1 no-expiry, 1 malformed"))
+        #expect(result.stdout.contains("lifetime (2 with iat and exp): min 1h, median 1h, p95 2h 30m, max 2h 30m"))
+        #expect(result.stdout.contains("soonest expiry: id-1 (-:1) in 30m"))
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+        for token in Self.tokens where token != "garbage" {
+            #expect(!result.stdout.contains(token))
+            #expect(!result.stderr.contains(token))
+        }
+        #expect(result.stderr.isEmpty, "no progress when stderr is not a terminal")
+    }
+
+    @Test func csv() throws {
+        let result = try CLI.run(["audit", "--format", "csv", "--now", Tokens.now], stdin: Self.tokens.joined(separator: "\n"))
+        #expect(result.lines.first == "file,line,reference,status,alg,kid,iss,sub,aud,iat,nbf,exp,lifetime,remaining,findings,problem")
+        #expect(result.lines.count == 5)
+        #expect(result.lines[1] == "-,1,id-1,ok,HS256,,,alice,,1699998200,,1700001800,3600,1800,,")
+        #expect(result.lines[2].hasPrefix("-,2,sha256:"))
+        #expect(result.lines[2].hasSuffix(",expired,HS256,,,bob,,1699990000,,1699999000,9000,-1000,expired,"))
+    }
+
+    @Test func extraPolicies() throws {
+        let input = [
+            Tokens.claims(#""sub":"a","iat":1699999000,"exp":1700000300"#),           // expires in 5m
+            Tokens.claims(#""sub":"a","iat":1699999000,"exp":1700003000"#, alg: "RS256"),
+        ].joined(separator: "\n")
+        let result = try CLI.run([
+            "audit", "--json", "--now", Tokens.now, "--warn-within", "10m", "--require-claim", "scope",
+            "--allowed-alg", "RS256,ES256",
+        ], stdin: input)
+        #expect(result.lines.count == 2)
+        #expect(result.lines[0].contains(#""status":"ok""#))
+        #expect(result.lines[0].contains(#""findings":["expires-soon","missing-claim","alg-not-allowed"]"#))
+        #expect(result.lines[1].contains(#""findings":["missing-claim"]"#))
+        #expect(result.status == 1)
+        let passing = try CLI.run(["audit", "--now", Tokens.now, "--warn-within", "10m", "--fail-on", "expired"], stdin: input)
+        #expect(passing.status == 0)
+    }
+
+    @Test func signatureChecksReportBadSignature() throws {
+        let secret = try CLI.temporaryFile(String(repeating: "k", count: 32), name: "secret.bin")
+        let signed = try CLI.run(["sign", "--alg", "HS256", "--secret", secret, #"{"sub":"x","iat":1699999000,"exp":1700003000}"#])
+        try #require(signed.status == 0, "sign: \(signed.stderr)")
+        let good = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let forged = Tokens.claims(#""sub":"x","iat":1699999000,"exp":1700003000"#)
+        let result = try CLI.run(["audit", "--json", "--now", Tokens.now, "--secret", secret], stdin: good + "\n" + forged)
+        #expect(result.lines.count == 2)
+        #expect(result.lines[0].contains(#""findings":[]"#))
+        #expect(result.lines[1].contains(#""findings":["bad-signature"]"#))
+        #expect(result.status == 1)
+        #expect(try CLI.run(["audit", "--secret", "/nonexistent/secret"], stdin: good).status == 2)
+    }
+
+    @Test func largeInputCounts() throws {
+        var text = ""
+        for i in 0..<100_000 {
+            let exp = i % 4 == 0 ? 1_699_999_000 : 1_700_003_000
+            text += Tokens.claims(#""sub":"u\#(i)","iat":1699999000,"exp":\#(exp)"#) + "\n"
+        }
+        let path = try CLI.temporaryFile(text)
+        let result = try CLI.run(["audit", "--now", Tokens.now, path], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1)
+        #expect(result.lines.count == 1 + 100_000 + 1 + 7)
+        #expect(result.stdout.contains("100,000 tokens: 75,000 ok, 25,000 expired, 0 not-yet-valid, 0 no-expiry, 0 malformed"))
+    }
+}
