@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "TokenKitAudit",
-            dependencies: ["TokenKit", "TokenKitCrypto"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitStore"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitAuditTests",
-            dependencies: ["TokenKitAudit", "TokenKit"],
+            dependencies: ["TokenKitAudit", "TokenKit", "TokenKitStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -60,7 +60,10 @@ struct AuditTableFormatter: AuditRowFormatter {
         if !record.missingClaims.isEmpty {
             text += " (missing: \(record.missingClaims.map { DisplayText.sanitized($0, maxCharacters: 32) }.joined(separator: ",")))"
         }
-        if let problem = record.problem { text += " (\(DisplayText.sanitized(problem, maxCharacters: 160)))" }
+        if var problem = record.problem {
+            if problem.hasPrefix("malformed token: ") { problem.removeFirst("malformed token: ".count) }
+            text += " (\(DisplayText.sanitized(problem, maxCharacters: 160)))"
+        }
         return text
     }
 
