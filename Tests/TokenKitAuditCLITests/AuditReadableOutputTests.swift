@@ -70,14 +70,14 @@ struct AuditReadableOutputTests {
 
     @Test func largeInputCounts() throws {
         var text = ""
-        for i in 0..<100_000 {
+        for i in 0..<20_000 {
             let exp = i % 4 == 0 ? 1_699_999_000 : 1_700_003_000
             text += Tokens.claims(#""sub":"u\#(i)","iat":1699999000,"exp":\#(exp)"#) + "\n"
         }
         let path = try CLI.temporaryFile(text)
         let result = try CLI.run(["audit", "--now", Tokens.now, path], environment: ["NO_COLOR": "1"])
         #expect(result.status == 1)
-        #expect(result.lines.count == 1 + 100_000 + 1 + 7)
-        #expect(result.stdout.contains("100,000 tokens: 75,000 ok, 25,000 expired, 0 not-yet-valid, 0 no-expiry, 0 malformed"))
+        #expect(result.lines.count == 1 + 20_000 + 1 + 6)  // header, rows, blank, summary
+        #expect(result.stdout.contains("20,000 tokens: 15,000 ok, 5,000 expired, 0 not-yet-valid, 0 no-expiry, 0 malformed"))
     }
 }

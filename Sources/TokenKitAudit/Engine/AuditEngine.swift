@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TokenKit
 
 /// Audits batches of tokens on every core, returning records in input order.
 ///
@@ -32,8 +33,10 @@ public struct AuditEngine: Sendable {
                 let shared = SliceBuffers(input: bytes, output: output)
                 let work = { @Sendable (slice: Int) in
                     let lower = count * slice / slices, upper = count * (slice + 1) / slices
+                    var scratch = JWTQuickScanner.Scratch()
                     for index in lower..<upper {
-                        let record = Self.audit(batch.entries[index], bytes: shared.input, source: source, auditor: auditor)
+                        let record = Self.audit(batch.entries[index], bytes: shared.input, source: source, auditor: auditor,
+                                                scratch: &scratch)
                         (shared.output.baseAddress.map { $0 + index })?.initialize(to: record)
                     }
                 }
@@ -44,7 +47,7 @@ public struct AuditEngine: Sendable {
     }
 
     private static func audit(_ entry: AuditBatch.Entry, bytes: UnsafeRawBufferPointer, source: String,
-                              auditor: TokenAuditor) -> AuditRecord {
+                              auditor: TokenAuditor, scratch: inout JWTQuickScanner.Scratch) -> AuditRecord {
         let token = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.count)])
         if let reason = entry.unreadable {
             var record = AuditRecord(source: source, line: entry.line)
@@ -53,7 +56,7 @@ public struct AuditEngine: Sendable {
             record.problem = reason
             return record
         }
-        return auditor.audit(token, source: source, line: entry.line)
+        return auditor.audit(token, source: source, line: entry.line, scratch: &scratch)
     }
 }
 

@@ -17,36 +17,52 @@ public struct TokenAuditor: Sendable {
     public init(policy: AuditPolicy, signatureChecker: AuditSignatureChecker? = nil) {
         self.policy = policy
         self.signatureChecker = signatureChecker
+        requiredClaimBytes = policy.requiredClaims.map { Array($0.utf8) }
     }
+
+    /// ``AuditPolicy/requiredClaims`` as bytes, for the scanner.
+    private let requiredClaimBytes: [[UInt8]]
 
     /// Audits `token` (one line's bytes, without line terminator).
     public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int) -> AuditRecord {
+        var scratch = JWTQuickScanner.Scratch()
+        return audit(token, source: source, line: line, scratch: &scratch)
+    }
+
+    /// Audits `token`, reusing `scratch` (one per thread) to avoid allocations. Decodes with
+    /// ``JWTQuickScanner`` and falls back to ``UnverifiedJWT`` whenever the scanner declines,
+    /// so the result is the same as with the strict decoder alone.
+    public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int,
+                      scratch: inout JWTQuickScanner.Scratch) -> AuditRecord {
         var record = AuditRecord(source: source, line: line)
         if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
             return malformed(record, token, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
         }
-        let text = String(decoding: token, as: UTF8.self)
-        let jwt: UnverifiedJWT
-        let fields: ClaimFields
-        do {
-            jwt = try UnverifiedJWT(parsing: text, limits: policy.limits)
-            fields = try ClaimFields(jwt.claims)
-        } catch {
-            return malformed(record, token, error.reason)
+        let decoded: DecodedToken
+        if let scanned = JWTQuickScanner.scan(token, limits: policy.limits, claimNames: requiredClaimBytes, scratch: &scratch) {
+            decoded = DecodedToken(scanned, requiredClaims: policy.requiredClaims)
+        } else {
+            do {
+                let jwt = try UnverifiedJWT(parsing: String(decoding: token, as: UTF8.self), limits: policy.limits)
+                decoded = try DecodedToken(jwt, requiredClaims: policy.requiredClaims)
+            } catch {
+                return malformed(record, token, error.reason)
+            }
         }
-        record.algorithm = jwt.header.algorithmName
-        record.keyID = jwt.header.keyID
-        record.issuer = fields.issuer
-        record.subject = fields.subject
-        record.audience = fields.audience
-        record.issuedAt = fields.issuedAt
-        record.notBefore = fields.notBefore
-        record.expiration = fields.expiration
+        record.algorithm = decoded.algorithm
+        record.keyID = decoded.keyID
+        record.issuer = decoded.issuer
+        record.subject = decoded.subject
+        record.audience = decoded.audience
+        record.issuedAt = decoded.issuedAt
+        record.notBefore = decoded.notBefore
+        record.expiration = decoded.expiration
+        record.missingClaims = decoded.missingClaims
         if policy.computeReferences {
-            record.reference = TokenReference.make(jti: fields.jwtID, token: token)
+            record.reference = TokenReference.make(jti: decoded.jwtID, token: token)
         }
-        evaluate(&record, claims: jwt.claims)
-        if let signatureChecker, let failure = signatureChecker.failure(for: text) {
+        evaluate(&record)
+        if let signatureChecker, let failure = signatureChecker.failure(for: String(decoding: token, as: UTF8.self)) {
             record.findings.insert(.badSignature)
             record.problem = failure
         }
@@ -54,7 +70,7 @@ public struct TokenAuditor: Sendable {
     }
 
     /// Fills in times, findings and status of a decoded token.
-    private func evaluate(_ record: inout AuditRecord, claims: JWTClaims) {
+    private func evaluate(_ record: inout AuditRecord) {
         let now = policy.now
         let exp = record.expiration?.doubleValue
         let iat = record.issuedAt?.doubleValue
@@ -75,10 +91,7 @@ public struct TokenAuditor: Sendable {
         if let window = policy.warnWithin, let exp, exp > now, exp - now <= Double(window) {
             findings.insert(.expiresSoon)
         }
-        if !policy.requiredClaims.isEmpty {
-            record.missingClaims = policy.requiredClaims.filter { claims[$0] == nil }
-            if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }
-        }
+        if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }
         if let allowed = policy.allowedAlgorithms, !allowed.contains(record.algorithm ?? "") {
             findings.insert(.algorithmNotAllowed)
         }
@@ -111,9 +124,11 @@ public struct TokenAuditor: Sendable {
     }
 }
 
-/// The registered claims an audit reports, read with TokenKit's typed accessors (so a claim
-/// of the wrong type makes the token malformed rather than silently absent).
-struct ClaimFields {
+/// What the audit reads from a token: header fields, registered claims and which required
+/// claims are missing, from either decoder.
+struct DecodedToken {
+    let algorithm: String
+    let keyID: String?
     let issuer: String?
     let subject: String?
     let jwtID: String?
@@ -121,8 +136,32 @@ struct ClaimFields {
     let issuedAt: JSONNumber?
     let notBefore: JSONNumber?
     let expiration: JSONNumber?
+    let missingClaims: [String]
 
-    init(_ claims: JWTClaims) throws(JWTError) {
+    /// From the fast scanner (which already applied the typed accessors' rules).
+    init(_ scanned: ScannedJWT, requiredClaims: [String]) {
+        algorithm = scanned.algorithmName
+        keyID = scanned.keyID
+        issuer = scanned.issuer
+        subject = scanned.subject
+        jwtID = scanned.jwtID
+        if let list = scanned.audience {
+            audience = scanned.audienceIsArray ? .list(list) : list.first.map { .single($0) }
+        } else {
+            audience = nil
+        }
+        issuedAt = scanned.issuedAt
+        notBefore = scanned.notBefore
+        expiration = scanned.expiration
+        missingClaims = requiredClaims.enumerated().filter { scanned.presentClaims & (1 << UInt64($0.offset)) == 0 }.map(\.element)
+    }
+
+    /// From the strict decoder, with TokenKit's typed accessors (so a claim of the wrong
+    /// type throws and the token is malformed rather than the claim silently absent).
+    init(_ jwt: UnverifiedJWT, requiredClaims: [String]) throws(JWTError) {
+        let claims = jwt.claims
+        algorithm = jwt.header.algorithmName
+        keyID = jwt.header.keyID
         issuer = try claims.issuer()
         subject = try claims.subject()
         jwtID = try claims.jwtID()
@@ -138,5 +177,6 @@ struct ClaimFields {
         issuedAt = claims["iat"]?.numberValue
         notBefore = claims["nbf"]?.numberValue
         expiration = claims["exp"]?.numberValue
+        missingClaims = requiredClaims.filter { claims[$0] == nil }
     }
 }

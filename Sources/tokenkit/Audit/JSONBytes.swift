@@ -12,6 +12,16 @@ enum JSONBytes {
     /// Appends a JSON string, escaping `"`, `\` and control characters (RFC 8259).
     static func string(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        var value = value
+        let plain: Bool = value.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+            out.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
