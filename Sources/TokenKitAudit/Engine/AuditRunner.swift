@@ -1,9 +1,12 @@
-/// Streams inputs through an ``AuditEngine``: reads a batch, audits it on every core, hands
-/// the records to the caller in input order, folds them into a summary, repeats.
+import Dispatch
+
+/// Streams inputs through an ``AuditEngine``: while the engine audits one batch on every
+/// core, the calling thread reads the next batch and hands the previous batch's records to
+/// `emit`, so reading, decoding and output overlap.
 ///
-/// Guarantees: memory is bounded by one batch (plus 8 bytes per token for the lifetime
-/// percentiles); records reach `emit` in input order. It does no output of its own: the
-/// caller formats and writes what `emit` receives.
+/// Guarantees: records reach `emit` in input order, on the calling thread; memory is
+/// bounded by three batches (plus 8 bytes per token for the lifetime percentiles). It does
+/// no output of its own: the caller formats and writes what `emit` receives.
 public struct AuditRunner: Sendable {
     /// The engine auditing each batch.
     public let engine: AuditEngine
@@ -21,10 +24,45 @@ public struct AuditRunner: Sendable {
     /// error, after the batches before it were emitted.
     public func audit(_ input: any AuditInput, into summary: inout AuditSummaryBuilder,
                       emit: ([AuditRecord]) throws -> Void) throws {
-        while let batch = try input.nextBatch(maxTokens: batchSize) {
-            let records = engine.audit(batch)
-            for record in records { summary.add(record) }
-            try emit(records)
+        guard let first = try input.nextBatch(maxTokens: batchSize) else { return }
+        var inFlight: PendingAudit? = PendingAudit(engine: engine, batch: first)
+        while let current = inFlight {
+            let next: AuditBatch?
+            do { next = try input.nextBatch(maxTokens: batchSize) } catch {
+                try finish(current.records(), into: &summary, emit: emit)
+                throw error
+            }
+            let records = current.records()
+            inFlight = next.map { PendingAudit(engine: engine, batch: $0) }
+            try finish(records, into: &summary, emit: emit)
         }
+    }
+
+    private func finish(_ records: [AuditRecord], into summary: inout AuditSummaryBuilder,
+                        emit: ([AuditRecord]) throws -> Void) throws {
+        for record in records { summary.add(record) }
+        try emit(records)
+    }
+}
+
+/// One batch being audited in the background.
+///
+/// `@unchecked Sendable`: `result` is written once by the worker before it signals
+/// `done`, and read only after waiting on `done`, so the semaphore orders the accesses.
+private final class PendingAudit: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: [AuditRecord] = []
+
+    init(engine: AuditEngine, batch: AuditBatch) {
+        DispatchQueue.global().async { [self] in
+            result = engine.audit(batch)
+            done.signal()
+        }
+    }
+
+    /// Waits for the batch and returns its records (call once).
+    func records() -> [AuditRecord] {
+        done.wait()
+        return result
     }
 }

@@ -35,13 +35,14 @@ public struct TokenAuditor: Sendable {
     public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int,
                       scratch: inout JWTQuickScanner.Scratch) -> AuditRecord {
         var record = AuditRecord(source: source, line: line)
-        if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
-            return malformed(record, token, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
-        }
         let decoded: DecodedToken
         if let scanned = JWTQuickScanner.scan(token, limits: policy.limits, claimNames: requiredClaimBytes, scratch: &scratch) {
             decoded = DecodedToken(scanned, requiredClaims: policy.requiredClaims)
         } else {
+            // The scanner accepts only base64url text, so non-ASCII lines always land here.
+            if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
+                return malformed(record, token, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
+            }
             do {
                 let jwt = try UnverifiedJWT(parsing: String(decoding: token, as: UTF8.self), limits: policy.limits)
                 decoded = try DecodedToken(jwt, requiredClaims: policy.requiredClaims)

@@ -6,7 +6,7 @@ import TokenKitAudit
 /// Colour (status only) when `colour` is set; alignment is the same either way.
 /// Columns: LINE (FILE:LINE for several inputs), REF, STATUS, ALG, ISS, SUB, EXPIRES,
 /// REMAINING, LIFETIME, FINDINGS (the last column is not cut: it ends with the reason of a
-/// malformed token or a bad signature).
+/// malformed token or a bad signature). Never shows the token itself.
 struct AuditTableFormatter: AuditRowFormatter {
     /// Whether to show the input's name in the first column.
     let showsFile: Bool
@@ -15,10 +15,9 @@ struct AuditTableFormatter: AuditRowFormatter {
     /// Whether to colour statuses with ANSI escapes.
     let colour: Bool
 
-    private static let columns: [(title: String, width: Int, rightAligned: Bool)] = [
-        ("REF", 23, false), ("STATUS", 13, false), ("ALG", 6, false), ("ISS", 20, false), ("SUB", 16, false),
-        ("EXPIRES", 20, false), ("REMAINING", 9, true), ("LIFETIME", 8, true),
-    ]
+    private enum Width {
+        static let reference = 23, status = 13, alg = 6, iss = 20, sub = 16, expires = 20, remaining = 9, lifetime = 8
+    }
 
     /// A table for inputs named `sources`.
     init(sources: [String], colour: Bool) {
@@ -29,60 +28,125 @@ struct AuditTableFormatter: AuditRowFormatter {
     }
 
     func header(into out: inout [UInt8]) {
-        var cells = [pad(showsFile ? "FILE:LINE" : "LINE", locationWidth, right: !showsFile)]
-        for column in Self.columns { cells.append(pad(column.title, column.width, right: column.rightAligned)) }
-        cells.append("FINDINGS")
-        out.append(contentsOf: cells.joined(separator: "  ").utf8)
-        out.append(UInt8(ascii: "\n"))
+        TableCell.text(showsFile ? "FILE:LINE" : "LINE", width: locationWidth, right: !showsFile, into: &out)
+        for (title, width, right) in [("REF", Width.reference, false), ("STATUS", Width.status, false), ("ALG", Width.alg, false),
+                                      ("ISS", Width.iss, false), ("SUB", Width.sub, false), ("EXPIRES", Width.expires, false),
+                                      ("REMAINING", Width.remaining, true), ("LIFETIME", Width.lifetime, true)] {
+            TableCell.gap(&out)
+            TableCell.text(title, width: width, right: right, into: &out)
+        }
+        TableCell.gap(&out)
+        out.append(contentsOf: "FINDINGS\n".utf8)
     }
 
     func row(_ record: AuditRecord, into out: inout [UInt8]) {
-        let location = showsFile ? "\(DisplayText.sanitized(record.source, maxCharacters: 40)):\(record.line)" : String(record.line)
-        let expires = record.expiration.map { NumericDateFormatter.string($0.doubleValue) }
-        let values: [String?] = [
-            record.reference, record.status.rawValue, record.algorithm, record.issuer, record.subject, expires,
-            record.remaining.map(HumanDuration.string), record.lifetime.map(HumanDuration.string),
-        ]
-        var line = pad(location, locationWidth, right: !showsFile)
-        for (index, column) in Self.columns.enumerated() {
-            line += "  "
-            let text = values[index].map { DisplayText.sanitized($0, maxCharacters: column.width) } ?? "-"
-            let cell = pad(text, column.width, right: column.rightAligned)
-            line += index == 1 ? coloured(cell, record.status) : cell
+        if showsFile {
+            TableCell.text("\(DisplayText.sanitized(record.source, maxCharacters: 40)):\(record.line)", width: locationWidth, right: false, into: &out)
+        } else {
+            TableCell.bytes(width: locationWidth, right: true, into: &out) { JSONBytes.integer(record.line, into: &$0) }
         }
-        line += "  " + findingsText(record)
-        out.append(contentsOf: line.utf8)
+        TableCell.gap(&out)
+        TableCell.text(record.reference, width: Width.reference, right: false, into: &out)
+        TableCell.gap(&out)
+        if colour { out.append(contentsOf: Self.colourCode(record.status).utf8) }
+        TableCell.text(record.status.rawValue, width: Width.status, right: false, into: &out)
+        if colour { out.append(contentsOf: "\u{1B}[0m".utf8) }
+        TableCell.gap(&out)
+        TableCell.text(record.algorithm, width: Width.alg, right: false, into: &out)
+        TableCell.gap(&out)
+        TableCell.text(record.issuer, width: Width.iss, right: false, into: &out)
+        TableCell.gap(&out)
+        TableCell.text(record.subject, width: Width.sub, right: false, into: &out)
+        TableCell.gap(&out)
+        if let exp = record.expiration?.doubleValue {
+            TableCell.bytes(width: Width.expires, right: false, into: &out) { TimestampBytes.append(exp, into: &$0) }
+        } else {
+            TableCell.text(nil, width: Width.expires, right: false, into: &out)
+        }
+        for (value, width) in [(record.remaining, Width.remaining), (record.lifetime, Width.lifetime)] {
+            TableCell.gap(&out)
+            if let value {
+                TableCell.bytes(width: width, right: true, into: &out) { HumanDuration.append(value, into: &$0) }
+            } else {
+                TableCell.text(nil, width: width, right: true, into: &out)
+            }
+        }
+        TableCell.gap(&out)
+        appendFindings(record, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
-    private func findingsText(_ record: AuditRecord) -> String {
-        var text = record.findings.isEmpty ? "-" : record.findings.map(\.rawValue).joined(separator: ",")
+    private func appendFindings(_ record: AuditRecord, into out: inout [UInt8]) {
+        if record.findings.isEmpty {
+            out.append(UInt8(ascii: "-"))
+        } else {
+            var first = true
+            for finding in record.findings {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: finding.rawValue.utf8)
+            }
+        }
         if !record.missingClaims.isEmpty {
-            text += " (missing: \(record.missingClaims.map { DisplayText.sanitized($0, maxCharacters: 32) }.joined(separator: ",")))"
+            let names = record.missingClaims.map { DisplayText.sanitized($0, maxCharacters: 32) }.joined(separator: ",")
+            out.append(contentsOf: " (missing: \(names))".utf8)
         }
         if var problem = record.problem {
             if problem.hasPrefix("malformed token: ") { problem.removeFirst("malformed token: ".count) }
-            text += " (\(DisplayText.sanitized(problem, maxCharacters: 160)))"
+            out.append(contentsOf: " (\(DisplayText.sanitized(problem, maxCharacters: 160)))".utf8)
         }
-        return text
     }
 
-    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let count = text.count
-        guard count < width else { return text }
-        let fill = String(repeating: " ", count: width - count)
-        return right ? fill + text : text + fill
-    }
-
-    private func coloured(_ cell: String, _ status: AuditStatus) -> String {
-        guard colour else { return cell }
-        let code: String
+    private static func colourCode(_ status: AuditStatus) -> String {
         switch status {
-        case .ok: code = "32"
-        case .expired: code = "31"
-        case .notYetValid, .noExpiry: code = "33"
-        case .malformed: code = "1;31"
+        case .ok: "\u{1B}[32m"
+        case .expired: "\u{1B}[31m"
+        case .notYetValid, .noExpiry: "\u{1B}[33m"
+        case .malformed: "\u{1B}[1;31m"
         }
-        return "\u{1B}[\(code)m\(cell)\u{1B}[0m"
+    }
+}
+
+/// Fixed-width table cells written as bytes.
+enum TableCell {
+    /// Two spaces between columns.
+    static func gap(_ out: inout [UInt8]) { out.append(contentsOf: [0x20, 0x20]) }
+
+    /// `text` (or `-` when `nil`) cut to `width` columns with `…` and padded to `width`.
+    /// Control characters become `?`. Plain ASCII takes a byte-level path.
+    static func text(_ text: String?, width: Int, right: Bool, into out: inout [UInt8]) {
+        guard var text else { return pad("-".utf8.count, width: width, right: right, into: &out) { $0.append(UInt8(ascii: "-")) } }
+        let done: Bool = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
+            if utf8.count > width {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(width - 1)]))
+                out.append(contentsOf: "…".utf8)
+            } else {
+                pad(utf8.count, width: width, right: right, into: &out) { $0.append(contentsOf: utf8) }
+            }
+            return true
+        }
+        guard !done else { return }
+        let clean = DisplayText.sanitized(text, maxCharacters: width)
+        pad(clean.count, width: width, right: right, into: &out) { $0.append(contentsOf: clean.utf8) }
+    }
+
+    /// Cell content produced by `write` (ASCII is assumed: one byte a column), padded.
+    static func bytes(width: Int, right: Bool, into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        let start = out.count
+        write(&out)
+        let fill = max(0, width - (out.count - start))
+        if right {
+            out.insert(contentsOf: repeatElement(0x20, count: fill), at: start)
+        } else {
+            out.append(contentsOf: repeatElement(0x20, count: fill))
+        }
+    }
+
+    private static func pad(_ count: Int, width: Int, right: Bool, into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        let fill = max(0, width - count)
+        if right { out.append(contentsOf: repeatElement(0x20, count: fill)) }
+        write(&out)
+        if !right { out.append(contentsOf: repeatElement(0x20, count: fill)) }
     }
 }

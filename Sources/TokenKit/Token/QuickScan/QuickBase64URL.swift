@@ -16,35 +16,40 @@ enum QuickBase64URL {
     static func decode(_ input: UnsafeRawBufferPointer, from: Int, to: Int, into out: inout [UInt8]) -> Bool {
         let count = to - from
         guard count % 4 != 1 else { return false }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: count / 4 * 3 + max(0, count % 4 - 1)))
         return table.withUnsafeBufferPointer { table in
-            var index = from
-            var bad: UInt8 = 0
-            while index + 4 <= to {
-                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                bad |= (a | b | c | d) & 0xC0
-                let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out.append(UInt8(truncatingIfNeeded: n >> 16))
-                out.append(UInt8(truncatingIfNeeded: n >> 8))
-                out.append(UInt8(truncatingIfNeeded: n))
-                index += 4
+            out.withUnsafeMutableBufferPointer { output in
+                var index = from, write = start
+                var bad: UInt8 = 0
+                while index + 4 <= to {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    bad |= (a | b | c | d) & 0xC0
+                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[write] = UInt8(truncatingIfNeeded: n >> 16)
+                    output[write + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                    output[write + 2] = UInt8(truncatingIfNeeded: n)
+                    index += 4
+                    write += 3
+                }
+                switch to - index {
+                case 2:
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    bad |= (a | b) & 0xC0
+                    guard b & 0x0F == 0 else { return false }
+                    output[write] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                case 3:
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
+                    bad |= (a | b | c) & 0xC0
+                    guard c & 0x03 == 0 else { return false }
+                    output[write] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                    output[write + 1] = UInt8(truncatingIfNeeded: (b & 0x0F) << 4 | c >> 2)
+                default:
+                    break
+                }
+                return bad == 0
             }
-            switch to - index {
-            case 2:
-                let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                bad |= (a | b) & 0xC0
-                guard b & 0x0F == 0 else { return false }
-                out.append(UInt8(truncatingIfNeeded: a << 2 | b >> 4))
-            case 3:
-                let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
-                bad |= (a | b | c) & 0xC0
-                guard c & 0x03 == 0 else { return false }
-                out.append(UInt8(truncatingIfNeeded: a << 2 | b >> 4))
-                out.append(UInt8(truncatingIfNeeded: (b & 0x0F) << 4 | c >> 2))
-            default:
-                break
-            }
-            return bad == 0
         }
     }
 
