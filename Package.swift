@@ -104,6 +104,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "issue-and-verify",
+            dependencies: ["TokenKit"],
+            path: "Examples/IssueAndVerify",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["issue-and-verify"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TokenKitTests",
             dependencies: ["TokenKit", "TokenKitCrypto"],

@@ -15,18 +15,31 @@ public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Compara
         self = known
     }
 
+    /// HMAC with SHA-256.
     public static let hs256 = JWTAlgorithm("HS256")
+    /// HMAC with SHA-384.
     public static let hs384 = JWTAlgorithm("HS384")
+    /// HMAC with SHA-512.
     public static let hs512 = JWTAlgorithm("HS512")
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
     public static let rs256 = JWTAlgorithm("RS256")
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
     public static let rs384 = JWTAlgorithm("RS384")
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
     public static let rs512 = JWTAlgorithm("RS512")
+    /// RSASSA-PSS with SHA-256 (MGF1 SHA-256, 32-byte salt).
     public static let ps256 = JWTAlgorithm("PS256")
+    /// RSASSA-PSS with SHA-384 (MGF1 SHA-384, 48-byte salt).
     public static let ps384 = JWTAlgorithm("PS384")
+    /// RSASSA-PSS with SHA-512 (MGF1 SHA-512, 64-byte salt).
     public static let ps512 = JWTAlgorithm("PS512")
+    /// ECDSA on P-256 with SHA-256.
     public static let es256 = JWTAlgorithm("ES256")
+    /// ECDSA on P-384 with SHA-384.
     public static let es384 = JWTAlgorithm("ES384")
+    /// ECDSA on P-521 with SHA-512.
     public static let es512 = JWTAlgorithm("ES512")
+    /// ECDSA on secp256k1 with SHA-256 (RFC 8812).
     public static let es256k = JWTAlgorithm("ES256K")
     /// EdDSA with Ed25519 or Ed448, chosen by the key (RFC 8037).
     public static let eddsa = JWTAlgorithm("EdDSA")

@@ -19,13 +19,17 @@ package final class HMACKey: @unchecked Sendable {
     package init(secret: SecureBytes, digest: MessageDigest) throws(CryptoError) {
         OpenSSLErrorQueue.clear()
         guard let ctx = EVP_MAC_CTX_new(Self.mac.pointer) else { throw .openSSL("cannot create an HMAC context") }
-        let ok = digest.name.withCString { name -> Int32 in
-            var params = [
-                OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, UnsafeMutablePointer(mutating: name), 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return secret.withUnsafeBytes { key in
-                EVP_MAC_init(ctx, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, &params)
+        // OSSL_PARAM keeps both pointers (name and value), so both C strings must stay alive
+        // until EVP_MAC_init has read them.
+        let ok = "digest".withCString { parameterName in
+            digest.name.withCString { name -> Int32 in
+                var params = [
+                    OSSL_PARAM_construct_utf8_string(parameterName, UnsafeMutablePointer(mutating: name), 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return secret.withUnsafeBytes { key in
+                    EVP_MAC_init(ctx, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, &params)
+                }
             }
         }
         guard ok == 1 else {

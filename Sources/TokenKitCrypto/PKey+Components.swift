@@ -216,17 +216,26 @@ private final class ParamBuilder {
             throw .openSSL("cannot read key parameter \(name)")
         }
         bigNums.append(bn)
-        guard OSSL_PARAM_BLD_push_BN(builder, name, bn) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
+        guard OSSL_PARAM_BLD_push_BN(builder, try retained(name), bn) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
+    }
+
+    /// A C copy of `name` that lives as long as the builder: OSSL_PARAM_BLD keeps the key
+    /// pointer it is given (it expects static strings) until the parameters are built.
+    private func retained(_ name: String) throws(CryptoError) -> UnsafeMutablePointer<CChar> {
+        guard let copy = strdup(name) else { throw CryptoError("out of memory") }
+        strings.append(copy)
+        return copy
     }
 
     func pushString(_ name: String, _ value: String) throws(CryptoError) {
         guard let copy = strdup(value) else { throw CryptoError("out of memory") }
         strings.append(copy)
-        guard OSSL_PARAM_BLD_push_utf8_string(builder, name, copy, 0) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
+        guard OSSL_PARAM_BLD_push_utf8_string(builder, try retained(name), copy, 0) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
     }
 
     func pushOctets(_ name: String, _ value: [UInt8]) throws(CryptoError) {
-        let ok = value.withUnsafeBytes { OSSL_PARAM_BLD_push_octet_string(builder, name, $0.baseAddress, $0.count) }
+        let key = try retained(name)
+        let ok = value.withUnsafeBytes { OSSL_PARAM_BLD_push_octet_string(builder, key, $0.baseAddress, $0.count) }
         guard ok == 1 else { throw .openSSL("cannot set key parameter \(name)") }
     }
 

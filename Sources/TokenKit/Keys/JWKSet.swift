@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON Web Key Set (RFC 7517 §5): the keys a verifier may use, chosen per token by `kid`.
 ///
 /// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
@@ -38,6 +40,19 @@ public struct JWKSet: Sendable {
         }
         self.keys = keys
         self.skipped = skipped
+    }
+
+    /// Reads a JWKS from a file (at most 1 MiB). Throws ``JWTError/Code/invalidKey`` naming
+    /// the file when it cannot be read, and as ``init(json:)`` otherwise.
+    public init(contentsOfFile path: String) throws(JWTError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .invalidKey("cannot read JWKS file \(path)")
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1024 * 1024 + 1), data.count <= 1024 * 1024,
+              let text = String(data: data, encoding: .utf8)
+        else { throw .invalidKey("JWKS file \(path) is unreadable, larger than 1 MiB, or not UTF-8") }
+        try self.init(json: text)
     }
 
     /// The keys that may verify a token with this `kid` and `alg` (see the type's rules).

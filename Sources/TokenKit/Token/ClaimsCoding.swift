@@ -37,6 +37,7 @@ public struct Audience: Codable, Sendable, Hashable, ExpressibleByStringLiteral,
     /// The audiences, in order.
     public var values: [String]
 
+    /// Several audiences.
     public init(_ values: [String]) { self.values = values }
     public init(stringLiteral value: String) { values = [value] }
     public init(arrayLiteral elements: String...) { values = elements }
@@ -62,14 +63,22 @@ public struct Audience: Codable, Sendable, Hashable, ExpressibleByStringLiteral,
 /// The registered claims of RFC 7519 §4.1, for embedding in your own Codable payload or
 /// using on their own. Dates encode as NumericDates.
 public struct RegisteredClaims: Codable, Sendable, Hashable {
+    /// Issuer.
     public var iss: String?
+    /// Subject.
     public var sub: String?
+    /// Audience(s).
     public var aud: Audience?
+    /// Expiration time.
     public var exp: Date?
+    /// Not before.
     public var nbf: Date?
+    /// Issued at.
     public var iat: Date?
+    /// JWT ID.
     public var jti: String?
 
+    /// Registered claims; every one is optional.
     public init(iss: String? = nil, sub: String? = nil, aud: Audience? = nil, exp: Date? = nil,
                 nbf: Date? = nil, iat: Date? = nil, jti: String? = nil) {
         self.iss = iss

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Runs the built examples and checks what they print, so the examples keep working.
+@Suite("Examples")
+struct IssueAndVerifyExampleTests {
+    static func runExample(_ name: String) throws -> (status: Int32, output: String) {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent(name)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("issue-and-verify verifies both accounts and refuses expired, wrong-audience and forged tokens")
+    func issueAndVerify() throws {
+        let (status, output) = try Self.runExample("issue-and-verify")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("verified parent-42 (role parent)"))
+        #expect(output.contains("verified child-7 (role child, parent parent-42)"))
+        #expect(output.contains("refused an hour later: token expired at 2026-11-18T11:21:40Z (now 2026-11-18T12:06:40Z)"))
+        #expect(output.contains("refused for another audience: audience mismatch"))
+        #expect(output.contains("refused signed by a stranger's key with our kid: bad signature"))
+        #expect(!output.contains("UNEXPECTED"))
+    }
+}
