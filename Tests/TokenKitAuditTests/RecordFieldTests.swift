@@ -38,6 +38,16 @@ struct RecordFieldTests {
         #expect(audit(TestTokens.typical(index: 1)).reference != reference)
     }
 
+    @Test func hashedReferenceIsTheSHA256Prefix() {
+        // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+        let reference = Array("abc".utf8).withUnsafeBytes { TokenReference.hashed($0) }
+        #expect(reference == "sha256:ba7816bf8f01cfea")
+        var scratch = AuditScratch()
+        for _ in 0..<3 {
+            #expect(Array("abc".utf8).withUnsafeBytes { TokenReference.hashed($0, scratch: &scratch) } == reference, "context reuse")
+        }
+    }
+
     @Test func referenceCanBeSkipped() {
         let policy = AuditPolicy(now: TestTokens.now, computeReferences: false)
         #expect(audit(TestTokens.typical(), policy: policy).reference == nil)

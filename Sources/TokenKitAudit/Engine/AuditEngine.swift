@@ -33,7 +33,7 @@ public struct AuditEngine: Sendable {
                 let shared = SliceBuffers(input: bytes, output: output)
                 let work = { @Sendable (slice: Int) in
                     let lower = count * slice / slices, upper = count * (slice + 1) / slices
-                    var scratch = JWTQuickScanner.Scratch()
+                    var scratch = AuditScratch()
                     for index in lower..<upper {
                         let record = Self.audit(batch.entries[index], bytes: shared.input, source: source, auditor: auditor,
                                                 scratch: &scratch)
@@ -47,7 +47,7 @@ public struct AuditEngine: Sendable {
     }
 
     private static func audit(_ entry: AuditBatch.Entry, bytes: UnsafeRawBufferPointer, source: String,
-                              auditor: TokenAuditor, scratch: inout JWTQuickScanner.Scratch) -> AuditRecord {
+                              auditor: TokenAuditor, scratch: inout AuditScratch) -> AuditRecord {
         let token = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.count)])
         if let reason = entry.unreadable {
             var record = AuditRecord(source: source, line: entry.line)

@@ -25,7 +25,7 @@ public struct TokenAuditor: Sendable {
 
     /// Audits `token` (one line's bytes, without line terminator).
     public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int) -> AuditRecord {
-        var scratch = JWTQuickScanner.Scratch()
+        var scratch = AuditScratch()
         return audit(token, source: source, line: line, scratch: &scratch)
     }
 
@@ -33,21 +33,21 @@ public struct TokenAuditor: Sendable {
     /// ``JWTQuickScanner`` and falls back to ``UnverifiedJWT`` whenever the scanner declines,
     /// so the result is the same as with the strict decoder alone.
     public func audit(_ token: UnsafeRawBufferPointer, source: String, line: Int,
-                      scratch: inout JWTQuickScanner.Scratch) -> AuditRecord {
+                      scratch: inout AuditScratch) -> AuditRecord {
         var record = AuditRecord(source: source, line: line)
         let decoded: DecodedToken
-        if let scanned = JWTQuickScanner.scan(token, limits: policy.limits, claimNames: requiredClaimBytes, scratch: &scratch) {
+        if let scanned = JWTQuickScanner.scan(token, limits: policy.limits, claimNames: requiredClaimBytes, scratch: &scratch.scanner) {
             decoded = DecodedToken(scanned, requiredClaims: policy.requiredClaims)
         } else {
             // The scanner accepts only base64url text, so non-ASCII lines always land here.
             if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
-                return malformed(record, token, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
+                return malformed(record, token, scratch: &scratch, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
             }
             do {
                 let jwt = try UnverifiedJWT(parsing: String(decoding: token, as: UTF8.self), limits: policy.limits)
                 decoded = try DecodedToken(jwt, requiredClaims: policy.requiredClaims)
             } catch {
-                return malformed(record, token, error.reason)
+                return malformed(record, token, scratch: &scratch, error.reason)
             }
         }
         record.algorithm = decoded.algorithm
@@ -60,7 +60,7 @@ public struct TokenAuditor: Sendable {
         record.expiration = decoded.expiration
         record.missingClaims = decoded.missingClaims
         if policy.computeReferences {
-            record.reference = TokenReference.make(jti: decoded.jwtID, token: token)
+            record.reference = TokenReference.make(jti: decoded.jwtID, token: token, scratch: &scratch)
         }
         evaluate(&record)
         if let signatureChecker, let failure = signatureChecker.failure(for: String(decoding: token, as: UTF8.self)) {
@@ -109,12 +109,13 @@ public struct TokenAuditor: Sendable {
         }
     }
 
-    private func malformed(_ record: AuditRecord, _ token: UnsafeRawBufferPointer, _ reason: String) -> AuditRecord {
+    private func malformed(_ record: AuditRecord, _ token: UnsafeRawBufferPointer, scratch: inout AuditScratch,
+                           _ reason: String) -> AuditRecord {
         var record = record
         record.status = .malformed
         record.findings = AuditFindings([.malformed])
         record.problem = reason
-        if policy.computeReferences { record.reference = TokenReference.hashed(token) }
+        if policy.computeReferences { record.reference = TokenReference.hashed(token, scratch: &scratch) }
         return record
     }
 
