@@ -86,8 +86,20 @@ public struct AuditFindings: Sendable, Hashable, Sequence {
     /// Whether the two sets share a finding.
     public func intersects(_ other: AuditFindings) -> Bool { bits & other.bits != 0 }
 
-    /// The findings in reporting order.
-    public func makeIterator() -> IndexingIterator<[AuditFinding]> {
-        AuditFinding.all.filter { contains($0) }.makeIterator()
+    /// The findings in reporting order (no allocation).
+    public func makeIterator() -> Iterator { Iterator(bits: bits) }
+
+    /// Walks the set bits from the lowest (reporting order).
+    public struct Iterator: IteratorProtocol {
+        var bits: UInt64
+        /// The next finding, or `nil` after the last.
+        public mutating func next() -> AuditFinding? {
+            while bits != 0 {
+                let order = bits.trailingZeroBitCount
+                bits &= bits - 1
+                if order < AuditFinding.all.count { return AuditFinding.all[order] }
+            }
+            return nil
+        }
     }
 }
