@@ -24,8 +24,15 @@ public struct AuditRunner: Sendable {
     /// error, after the batches before it were emitted.
     public func audit(_ input: any AuditInput, into summary: inout AuditSummaryBuilder,
                       emit: ([AuditRecord]) throws -> Void) throws {
+        try audit(input, into: &summary, render: nil) { try emit($0.records) }
+    }
+
+    /// Like ``audit(_:into:emit:)``, also rendering each record with `render` on the
+    /// worker threads; `emit` receives the records and the rendered rows.
+    public func audit(_ input: any AuditInput, into summary: inout AuditSummaryBuilder,
+                      render: AuditRowRenderer?, emit: (AuditedBatch) throws -> Void) throws {
         guard let first = try input.nextBatch(maxTokens: batchSize) else { return }
-        var inFlight: PendingAudit? = PendingAudit(engine: engine, batch: first)
+        var inFlight: PendingAudit? = PendingAudit(engine: engine, batch: first, render: render)
         while let current = inFlight {
             let next: AuditBatch?
             do { next = try input.nextBatch(maxTokens: batchSize) } catch {
@@ -33,15 +40,15 @@ public struct AuditRunner: Sendable {
                 throw error
             }
             let records = current.records()
-            inFlight = next.map { PendingAudit(engine: engine, batch: $0) }
+            inFlight = next.map { PendingAudit(engine: engine, batch: $0, render: render) }
             try finish(records, into: &summary, emit: emit)
         }
     }
 
-    private func finish(_ records: [AuditRecord], into summary: inout AuditSummaryBuilder,
-                        emit: ([AuditRecord]) throws -> Void) throws {
-        for record in records { summary.add(record) }
-        try emit(records)
+    private func finish(_ batch: AuditedBatch, into summary: inout AuditSummaryBuilder,
+                        emit: (AuditedBatch) throws -> Void) throws {
+        for record in batch.records { summary.add(record) }
+        try emit(batch)
     }
 }
 
@@ -51,17 +58,17 @@ public struct AuditRunner: Sendable {
 /// `done`, and read only after waiting on `done`, so the semaphore orders the accesses.
 private final class PendingAudit: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var result: [AuditRecord] = []
+    private var result = AuditedBatch(records: [], rendered: [])
 
-    init(engine: AuditEngine, batch: AuditBatch) {
+    init(engine: AuditEngine, batch: AuditBatch, render: AuditRowRenderer?) {
         DispatchQueue.global().async { [self] in
-            result = engine.audit(batch)
+            result = engine.audit(batch, render: render)
             done.signal()
         }
     }
 
-    /// Waits for the batch and returns its records (call once).
-    func records() -> [AuditRecord] {
+    /// Waits for the batch and returns it (call once).
+    func records() -> AuditedBatch {
         done.wait()
         return result
     }

@@ -38,12 +38,10 @@ struct AuditSession {
         do {
             for source in sources {
                 let input = try TokenLineReader(path: source)
-                try runner.audit(input, into: &builder) { records in
-                    output.withBytes { out in
-                        for record in records { formatter.row(record, into: &out) }
-                    }
+                try runner.audit(input, into: &builder, render: { formatter.row($0, into: &$1) }) { batch in
+                    for chunk in batch.rendered { output.append(chunk) }
                     try output.flushIfNeeded()
-                    done += records.count
+                    done += batch.records.count
                     progress.update(count: done)
                 }
             }

@@ -63,17 +63,20 @@ struct AuditTableFormatter: AuditRowFormatter {
         } else {
             TableCell.text(nil, width: Width.expires, right: false, into: &out)
         }
-        for (value, width) in [(record.remaining, Width.remaining), (record.lifetime, Width.lifetime)] {
-            TableCell.gap(&out)
-            if let value {
-                TableCell.bytes(width: width, right: true, into: &out) { HumanDuration.append(value, into: &$0) }
-            } else {
-                TableCell.text(nil, width: width, right: true, into: &out)
-            }
-        }
+        appendDuration(record.remaining, width: Width.remaining, into: &out)
+        appendDuration(record.lifetime, width: Width.lifetime, into: &out)
         TableCell.gap(&out)
         appendFindings(record, into: &out)
         out.append(UInt8(ascii: "\n"))
+    }
+
+    private func appendDuration(_ value: Double?, width: Int, into out: inout [UInt8]) {
+        TableCell.gap(&out)
+        if let value {
+            TableCell.bytes(width: width, right: true, into: &out) { HumanDuration.append(value, into: &$0) }
+        } else {
+            TableCell.text(nil, width: width, right: true, into: &out)
+        }
     }
 
     private func appendFindings(_ record: AuditRecord, into out: inout [UInt8]) {

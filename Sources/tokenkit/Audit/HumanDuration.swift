@@ -1,8 +1,14 @@
 /// Short human renderings of durations and numbers for the readable audit output.
 enum HumanDuration {
-    private static let units: [(size: Int64, name: UInt8)] = [
-        (86_400, UInt8(ascii: "d")), (3_600, UInt8(ascii: "h")), (60, UInt8(ascii: "m")), (1, UInt8(ascii: "s")),
-    ]
+    /// The unit of index 0 (days) to 3 (seconds): size in seconds and letter.
+    private static func unit(_ index: Int) -> (size: Int64, name: UInt8) {
+        switch index {
+        case 0: (86_400, UInt8(ascii: "d"))
+        case 1: (3_600, UInt8(ascii: "h"))
+        case 2: (60, UInt8(ascii: "m"))
+        default: (1, UInt8(ascii: "s"))
+        }
+    }
 
     /// `seconds` as at most two units: `45s`, `15m 30s`, `1h 5m`, `7d 2h`; negative values
     /// get a leading `-`. Fractions of a second are dropped.
@@ -17,12 +23,12 @@ enum HumanDuration {
         guard seconds.isFinite else { return out.append(UInt8(ascii: "?")) }
         if seconds <= -1 { out.append(UInt8(ascii: "-")) }
         let total = Int64(min(abs(seconds), 9e15).rounded(.down))
-        for index in units.indices where total >= units[index].size || index == units.count - 1 {
-            let (size, name) = units[index]
+        for index in 0..<4 where total >= unit(index).size || index == 3 {
+            let (size, name) = unit(index)
             JSONBytes.integer(Int(total / size), into: &out)
             out.append(name)
-            if index + 1 < units.count {
-                let (minorSize, minorName) = units[index + 1]
+            if index < 3 {
+                let (minorSize, minorName) = unit(index + 1)
                 let minor = total % size / minorSize
                 if minor != 0 {
                     out.append(UInt8(ascii: " "))

@@ -25,8 +25,6 @@ public enum JWTQuickScanner {
         }
     }
 
-    private static let headerNames: [[UInt8]] = ["alg", "kid", "typ", "cty", "crit"].map { Array($0.utf8) }
-    private static let claimNamesKnown: [[UInt8]] = ["iss", "sub", "jti", "aud", "iat", "nbf", "exp"].map { Array($0.utf8) }
 
     /// Scans `token` (the compact serialization's bytes). `claimNames` (at most 64, ASCII)
     /// are reported in ``ScannedJWT/presentClaims``. Returns `nil` when the token must be
@@ -65,7 +63,7 @@ public enum JWTQuickScanner {
     private static func scanHeader(_ json: inout StrictJSONScanner, into result: inout ScannedJWT) -> Bool {
         var sawAlg = false
         let ok = json.topLevelObject { json, name in
-            switch json.match(name, Self.headerNames) {
+            switch json.headerMember(name) {
             case 0:
                 guard let alg = json.plainString() else { return false }
                 result.algorithmName = alg
@@ -91,7 +89,7 @@ public enum JWTQuickScanner {
             for (bit, wanted) in claimNames.enumerated() where json.equals(name, wanted) {
                 result.presentClaims |= 1 << UInt64(bit)
             }
-            switch json.match(name, Self.claimNamesKnown) {
+            switch json.registeredClaim(name) {
             case 0: result.issuer = json.plainString(); return result.issuer != nil
             case 1: result.subject = json.plainString(); return result.subject != nil
             case 2: result.jwtID = json.plainString(); return result.jwtID != nil

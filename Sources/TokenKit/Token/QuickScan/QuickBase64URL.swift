@@ -2,13 +2,16 @@
 /// ``Base64URL/decode(_:)-(UnsafeBufferPointer<UInt8>)`` (alphabet only, no `=`, no length
 /// 4k+1, zero unused bits), decoding into a caller's buffer instead of a new array.
 enum QuickBase64URL {
-    /// 6-bit values by byte; 0xFF for bytes outside the alphabet.
-    private static let table: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// 6-bit values by byte; 0xFF for bytes outside the alphabet. A plain pointer, allocated
+    /// once and never freed, so that workers on several cores read it without touching a
+    /// shared reference count.
+    private nonisolated(unsafe) static let tablePointer: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0xFF, count: 256)
         for (index, char) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
             table[Int(char)] = UInt8(index)
         }
-        return table
+        return UnsafePointer(table)
     }()
 
     /// Appends the decoding of `input[from..<to]` to `out`; `false` (with `out` partly
@@ -18,8 +21,8 @@ enum QuickBase64URL {
         guard count % 4 != 1 else { return false }
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: count / 4 * 3 + max(0, count % 4 - 1)))
-        return table.withUnsafeBufferPointer { table in
-            out.withUnsafeMutableBufferPointer { output in
+        let table = tablePointer
+        return out.withUnsafeMutableBufferPointer { output in
                 var index = from, write = start
                 var bad: UInt8 = 0
                 while index + 4 <= to {
@@ -49,7 +52,6 @@ enum QuickBase64URL {
                     break
                 }
                 return bad == 0
-            }
         }
     }
 
@@ -57,15 +59,14 @@ enum QuickBase64URL {
     static func isCanonical(_ input: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
         let count = to - from
         guard count % 4 != 1 else { return false }
-        return table.withUnsafeBufferPointer { table in
-            var bad: UInt8 = 0
-            for index in from..<to { bad |= table[Int(input[index])] & 0xC0 }
-            guard bad == 0 else { return false }
-            switch count % 4 {
-            case 2: return table[Int(input[to - 1])] & 0x0F == 0
-            case 3: return table[Int(input[to - 1])] & 0x03 == 0
-            default: return true
-            }
+        let table = tablePointer
+        var bad: UInt8 = 0
+        for index in from..<to { bad |= table[Int(input[index])] & 0xC0 }
+        guard bad == 0 else { return false }
+        switch count % 4 {
+        case 2: return table[Int(input[to - 1])] & 0x0F == 0
+        case 3: return table[Int(input[to - 1])] & 0x03 == 0
+        default: return true
         }
     }
 }

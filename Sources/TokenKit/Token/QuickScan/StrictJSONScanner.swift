@@ -72,10 +72,37 @@ struct StrictJSONScanner {
         return number
     }
 
-    /// Index in `candidates` of the member name equal to `name`, or -1.
-    func match(_ name: (start: Int, count: Int), _ candidates: [[UInt8]]) -> Int {
-        for (position, candidate) in candidates.enumerated() where equals(name, candidate) { return position }
+    /// For header member names: 0 `alg`, 1 `kid`, 2 `typ`, 3 `cty`, 4 `crit`, else -1.
+    func headerMember(_ name: (start: Int, count: Int)) -> Int {
+        if name.count == 4 { return is4(name, "crit") ? 4 : -1 }
+        guard name.count == 3 else { return -1 }
+        if is3(name, "alg") { return 0 }
+        if is3(name, "kid") { return 1 }
+        if is3(name, "typ") { return 2 }
+        if is3(name, "cty") { return 3 }
         return -1
+    }
+
+    /// For claim names: 0 `iss`, 1 `sub`, 2 `jti`, 3 `aud`, 4 `iat`, 5 `nbf`, 6 `exp`, else -1.
+    func registeredClaim(_ name: (start: Int, count: Int)) -> Int {
+        guard name.count == 3 else { return -1 }
+        if is3(name, "iss") { return 0 }
+        if is3(name, "sub") { return 1 }
+        if is3(name, "jti") { return 2 }
+        if is3(name, "aud") { return 3 }
+        if is3(name, "iat") { return 4 }
+        if is3(name, "nbf") { return 5 }
+        if is3(name, "exp") { return 6 }
+        return -1
+    }
+
+    private func is3(_ name: (start: Int, count: Int), _ text: StaticString) -> Bool {
+        let p = text.utf8Start
+        return bytes[name.start] == p[0] && bytes[name.start + 1] == p[1] && bytes[name.start + 2] == p[2]
+    }
+
+    private func is4(_ name: (start: Int, count: Int), _ text: StaticString) -> Bool {
+        is3(name, text) && bytes[name.start + 3] == text.utf8Start[3]
     }
 
     /// Whether the member name's bytes equal `candidate`.
