@@ -39,8 +39,7 @@ struct AuditSession {
             for source in sources {
                 let input = try TokenLineReader(path: source)
                 try runner.audit(input, into: &builder, render: { formatter.row($0, into: &$1) }) { batch in
-                    for chunk in batch.rendered { output.append(chunk) }
-                    try output.flushIfNeeded()
+                    for chunk in batch.rendered { try output.append(chunk: chunk) }
                     done += batch.records.count
                     progress.update(count: done)
                 }

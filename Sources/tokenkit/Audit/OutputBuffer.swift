@@ -46,10 +46,27 @@ final class OutputBuffer {
         if bytes.count >= threshold { try flush() }
     }
 
+    /// Appends a chunk of rows; a large one is written straight to the descriptor (after the pending bytes)
+    /// when it is at least the threshold, instead of being copied into the buffer.
+    func append(chunk: [UInt8]) throws(OutputError) {
+        guard chunk.count >= threshold else {
+            bytes.append(contentsOf: chunk)
+            return try flushIfNeeded()
+        }
+        try flush()
+        beforeFlush?()
+        try Self.writeAll(fd, chunk)
+    }
+
     /// Writes every pending byte; throws when the descriptor refuses them.
     func flush() throws(OutputError) {
         guard !bytes.isEmpty else { return }
         beforeFlush?()
+        defer { bytes.removeAll(keepingCapacity: true) }
+        try Self.writeAll(fd, bytes)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(OutputError) {
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -61,7 +78,6 @@ final class OutputBuffer {
                 return
             }
         }
-        bytes.removeAll(keepingCapacity: true)
         if failure != 0 { throw OutputError(message: "cannot write output: \(String(cString: strerror(failure)))") }
     }
 }
