@@ -73,3 +73,35 @@ struct AuditExitCodeTests {
         #expect(result.lines.last?.contains(#""status":"ok""#) == true)
     }
 }
+
+@Suite("tokenkit audit options")
+struct AuditOptionTests {
+    @Test func durationForms() throws {
+        let token = Tokens.claims(#""iat":1699996400,"exp":1700003600"#)  // lifetime 7200
+        for (duration, exceeds) in [("1h", true), ("3600", true), ("120m", false), ("7200s", false), ("1d", false), ("7199", true)] {
+            let result = try CLI.run(["audit", "--json", "--now", Tokens.now, "--max-lifetime", duration], stdin: token)
+            #expect(result.lines.first?.contains("lifetime-exceeds-max") == exceeds, "\(duration)")
+        }
+    }
+
+    @Test func nowDefaultsToTheSystemClock() throws {
+        let future = Tokens.claims(#""iat":1700000000,"exp":4000000000"#)
+        let past = Tokens.claims(#""iat":1000000000,"exp":1000003600"#)
+        let result = try CLI.run(["audit", "--json"], stdin: future + "\n" + past)
+        #expect(result.lines.count == 2)
+        #expect(result.lines[0].contains(#""status":"ok""#))
+        #expect(result.lines[1].contains(#""status":"expired""#))
+    }
+
+    @Test func fractionalNow() throws {
+        let result = try CLI.run(["audit", "--json", "--now", "1700000000.5"], stdin: Tokens.claims(#""iat":1699996400,"exp":1700003600"#))
+        #expect(result.lines.first?.contains(#""lifetime":7200,"remaining":3599.5,"#) == true)
+    }
+
+    @Test func helpListsTheCommand() throws {
+        let result = try CLI.run(["audit", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("--max-lifetime"))
+        #expect(result.stdout.contains("--fail-on"))
+    }
+}
