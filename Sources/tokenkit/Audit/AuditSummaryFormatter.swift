@@ -18,8 +18,9 @@ struct AuditSummaryFormatter {
         }
         lines.append("findings: \(findings.isEmpty ? "none" : findings.joined(separator: ", "))")
         if let lifetimes = summary.lifetimes {
+            let about = lifetimes.isExact ? "" : "~"
             lines.append("lifetime (\(HumanDuration.count(lifetimes.count)) with iat and exp): min \(HumanDuration.string(lifetimes.min)), "
-                + "median \(HumanDuration.string(lifetimes.median)), p95 \(HumanDuration.string(lifetimes.p95)), "
+                + "median \(about)\(HumanDuration.string(lifetimes.median)), p95 \(about)\(HumanDuration.string(lifetimes.p95)), "
                 + "max \(HumanDuration.string(lifetimes.max))")
         } else {
             lines.append("lifetime: no token has both iat and exp")
