@@ -5,7 +5,7 @@ import Dispatch
 /// `emit`, so reading, decoding and output overlap.
 ///
 /// Guarantees: records reach `emit` in input order, on the calling thread; memory is
-/// bounded by three batches (plus 8 bytes per token for the lifetime percentiles). It does
+/// bounded by three batches and the summary's fixed-size state, whatever the input size. It does
 /// no output of its own: the caller formats and writes what `emit` receives.
 public struct AuditRunner: Sendable {
     /// The engine auditing each batch.
