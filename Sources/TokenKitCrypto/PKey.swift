@@ -3,8 +3,8 @@ internal import COpenSSL
 /// An owned OpenSSL `EVP_PKEY` of one of the types JWS uses.
 ///
 /// Guarantees: the pointer is freed exactly once, in `deinit`; the key's type is checked at
-/// construction (only RSA of at least 2048 bits, RSA-PSS, the four JWS curves, Ed25519 and
-/// Ed448 are accepted); the key is never mutated afterwards. `description` never shows key
+/// construction (only RSA of at least 2048 bits without the ROCA fingerprint, RSA-PSS, the
+/// four JWS curves, Ed25519 and Ed448 are accepted); the key is never mutated afterwards. `description` never shows key
 /// material.
 package final class PKey: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the EVP_PKEY is immutable after init. OpenSSL 3 allows concurrent
@@ -48,6 +48,10 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
         if type == .rsa || type == .rsaPSS, bits < Self.minimumRSABits {
             EVP_PKEY_free(pointer)
             throw CryptoError("RSA key of \(bits) bits refused (at least \(Self.minimumRSABits) bits are required)")
+        }
+        if type == .rsa || type == .rsaPSS, ROCAFingerprint.matches(rsaKey: pointer) {
+            EVP_PKEY_free(pointer)
+            throw CryptoError("RSA key refused: its modulus has the ROCA fingerprint (CVE-2017-15361), so it can be factored")
         }
         self.pointer = pointer
         self.type = type

@@ -301,6 +301,19 @@ struct CLIContractTests {
         #expect(result.stderr == "error: no key with kid \"nobody\"\n")
     }
 
+    @Test("a single PEM key verifies tokens whatever kid they carry; a JWK with its own kid requires that kid")
+    func singleKeyAndKeyIDs() throws {
+        let dir = try TemporaryDirectory()
+        let key = try Self.makeKey("ES256", in: dir)
+        let token = try Self.sign("{}", alg: "ES256", key: key, extra: ["--kid", "2026-11"])
+        #expect(try CLIRunner.run(["verify"] + key + [token]).status == 0)
+        let jwk = try CLIRunner.run(["jwk", key[1]]).stdoutText  // kid = thumbprint
+        let jwkPath = try dir.write("pub.jwk", jwk)
+        let mismatch = try CLIRunner.run(["verify", "--key", jwkPath, token])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.stderr == "error: no key with kid \"2026-11\"\n")
+    }
+
     @Test("a public key cannot sign; a private PEM verifies through its public half")
     func keyRoles() throws {
         let dir = try TemporaryDirectory()

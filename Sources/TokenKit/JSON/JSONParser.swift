@@ -263,7 +263,7 @@ struct StrictJSONParser {
         return length
     }
 
-    static func shortened(_ s: String) -> String {
-        s.count > 40 ? String(s.prefix(40)) + "…" : s
-    }
+    /// A member name fit for an error reason: control characters replaced (reasons are one
+    /// line and names come from untrusted input), at most 40 characters.
+    static func shortened(_ s: String) -> String { JSONNameShortener.shorten(s) }
 }

@@ -4,18 +4,37 @@ import Foundation
 ///
 /// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
 /// only by keys with exactly that `kid` (never by another key); a token without `kid` is
-/// tried against every key that may verify its `alg`. Keys of unsupported types, and keys
-/// marked for encryption only, are skipped at load time and listed in ``skipped``.
+/// tried against every key that may verify its `alg`; a `kid` that several keys share is
+/// ambiguous and refused. (Exception: a set made with ``init(keys:)`` from one key without
+/// a `kid` — e.g. `JWTVerifier(key:)` — uses that key for every token.) Keys of unsupported types, and keys marked for encryption only,
+/// are skipped at load time and listed in ``skipped``; a JWKS document mixing symmetric
+/// (oct) and asymmetric keys is refused.
 public struct JWKSet: Sendable {
     /// The usable keys, in document order.
     public let keys: [JWTKey]
     /// Keys that were not loaded, with the reason (index in the `keys` array, reason).
     public let skipped: [(index: Int, reason: String)]
+    /// Key IDs that name more than one entry (counting entries that were skipped): a token
+    /// naming one of them is refused rather than matched to a guess.
+    let ambiguousKeyIDs: Set<String>
 
-    /// A set from keys you built.
+    /// Whether this set is one key without a `kid`, chosen explicitly by the caller: it then
+    /// verifies tokens whatever `kid` they name (the caller already picked the key).
+    let isSingleUnnamedKey: Bool
+
+    /// A set from keys you built. A set of exactly one key without a `kid` verifies tokens
+    /// whatever `kid` they carry (you chose the key); otherwise the `kid` rules above apply.
     public init(keys: [JWTKey]) {
         self.keys = keys
         self.skipped = []
+        self.isSingleUnnamedKey = keys.count == 1 && keys.first?.keyID == nil
+        self.ambiguousKeyIDs = Self.duplicates(keys.compactMap(\.keyID))
+    }
+
+    private static func duplicates(_ ids: [String]) -> Set<String> {
+        var seen: Set<String> = [], repeated: Set<String> = []
+        for id in ids where !seen.insert(id).inserted { repeated.insert(id) }
+        return repeated
     }
 
     /// Parses JWKS JSON text (`{"keys":[…]}`). Throws when the document is not a JWKS or no
@@ -38,8 +57,16 @@ public struct JWKSet: Sendable {
             let why = skipped.first.map { ": key \($0.0): \($0.1)" } ?? ""
             throw .invalidKey("the JWKS has no usable key\(why)")
         }
+        // A document that mixes shared secrets with public-key material is a configuration
+        // error that invites algorithm confusion (e.g. a verification JWKS that also leaks
+        // an HMAC secret): refuse it whole rather than guess which half was meant.
+        if keys.contains(where: { $0.keyType == "oct" }), keys.contains(where: { $0.keyType != "oct" }) {
+            throw .invalidKey("the JWKS mixes symmetric (oct) keys with asymmetric keys")
+        }
         self.keys = keys
         self.skipped = skipped
+        self.isSingleUnnamedKey = false
+        self.ambiguousKeyIDs = Self.duplicates(entries.compactMap { $0.objectValue?["kid"]?.stringValue })
     }
 
     /// Reads a JWKS from a file (at most 1 MiB). Throws ``JWTError/Code/invalidKey`` naming
@@ -58,10 +85,13 @@ public struct JWKSet: Sendable {
     /// The keys that may verify a token with this `kid` and `alg` (see the type's rules).
     /// Throws ``JWTError/Code/noMatchingKey`` when there are none.
     public func candidates(forKeyID keyID: String?, algorithm: JWTAlgorithm) throws(JWTError) -> [JWTKey] {
-        if let keyID {
+        if let keyID, !isSingleUnnamedKey {
             let named = keys.filter { $0.keyID == keyID }
             guard !named.isEmpty else {
                 throw JWTError(code: .noMatchingKey, reason: "no key with kid \"\(JSONNameShortener.shorten(keyID))\"")
+            }
+            guard !ambiguousKeyIDs.contains(keyID) else {
+                throw JWTError(code: .noMatchingKey, reason: "kid \"\(JSONNameShortener.shorten(keyID))\" is ambiguous: several keys in the set have it")
             }
             let fitting = named.filter { $0.algorithms.contains(algorithm) && $0.mayVerify }
             guard !fitting.isEmpty else {

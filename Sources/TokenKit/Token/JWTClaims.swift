@@ -34,6 +34,7 @@ public struct JWTClaims: Sendable, Hashable {
         guard let list = value.arrayValue else { throw .invalidClaim("aud", "must be a string or an array of strings") }
         let strings = list.compactMap(\.stringValue)
         guard strings.count == list.count else { throw .invalidClaim("aud", "must be a string or an array of strings") }
+        guard !strings.isEmpty else { throw .invalidClaim("aud", "must not be an empty array") }
         return strings
     }
 
