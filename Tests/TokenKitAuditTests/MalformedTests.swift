@@ -13,6 +13,7 @@ struct MalformedTests {
         TestTokens.make(payload: #"{"iat":true,"exp":1700003000}"#),
         TestTokens.make(payload: #"{"iss":42,"exp":1700003000}"#),
         TestTokens.make(payload: #"{"aud":[1,2],"exp":1700003000}"#),
+        TestTokens.make(payload: #"{"aud":[],"exp":1700003000}"#),
         TestTokens.make(payload: #"{"exp":1700003000,"exp":1700003001}"#),  // duplicate member
         TestTokens.make(payload: #"[1,2,3]"#),
         TestTokens.make(payload: #"{"exp":1e400}"#),

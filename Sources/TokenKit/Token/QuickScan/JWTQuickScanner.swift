@@ -7,7 +7,8 @@
 /// accessor (none of which throws). The scanner enforces the same rules — size limit,
 /// three parts, canonical unpadded base64url in all parts, strict RFC 8259 JSON with UTF-8
 /// validation, escape and surrogate checks, no duplicate member names at any level, the
-/// nesting limit, header member types, claim types and NumericDate range — and returns
+/// nesting limit, header member types, claim types (a non-empty `aud` array) and NumericDate
+/// range — and returns
 /// `nil` whenever a token breaks one of them OR falls outside its fast path (a `crit`
 /// header, escaped or non-ASCII member names, an escaped string in a field it returns,
 /// objects with more than 64 members). `nil` therefore means "decode with
@@ -99,7 +100,7 @@ public enum JWTQuickScanner {
                     result.audience = [single]
                     return true
                 }
-                guard let list = json.plainStringArray(depth: 1) else { return false }
+                guard let list = json.plainStringArray(depth: 1), !list.isEmpty else { return false }
                 result.audience = list
                 result.audienceIsArray = true
                 return true
