@@ -23,6 +23,9 @@ struct AuditSession {
     let runner: AuditRunner
     /// Whether every finding fails the run (wording of the summary only).
     let failOnEverything: Bool
+    /// Tokens collected from a credential store (`--store`), audited after the files; their
+    /// sources are `store:SERVICE/ACCOUNT`.
+    var storeBatches: [AuditBatch] = []
 
     /// Runs the audit and returns its summary.
     func run() throws -> AuditSummary {
@@ -65,7 +68,7 @@ struct AuditSession {
         switch format {
         case .json: AuditJSONLineFormatter()
         case .csv: AuditCSVFormatter()
-        case .table: AuditTableFormatter(sources: sources, colour: Terminal.allowsColour(1))
+        case .table: AuditTableFormatter(sources: sources + storeBatches.map(\.source), colour: Terminal.allowsColour(1))
         }
     }
 
