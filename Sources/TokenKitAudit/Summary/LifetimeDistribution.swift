@@ -14,6 +14,10 @@ public struct LifetimeDistribution: Sendable {
     private var histogram: LogLinearHistogram?
     private var minimum = Double.infinity
     private var maximum = -Double.infinity
+    /// The last value added and how many times in a row (runs of equal lifetimes are the
+    /// common case and skip the hashing).
+    private var lastValue = Double.nan
+    private var lastCount = 0
     /// Number of lifetimes added.
     public private(set) var count = 0
 
@@ -26,11 +30,24 @@ public struct LifetimeDistribution: Sendable {
         count += 1
         minimum = Swift.min(minimum, lifetime)
         maximum = Swift.max(maximum, lifetime)
-        if histogram != nil {
-            histogram?.add(lifetime, times: 1)
+        if lifetime == lastValue {
+            lastCount += 1
             return
         }
-        exact[lifetime, default: 0] += 1
+        flushLast()
+        lastValue = lifetime
+        lastCount = 1
+    }
+
+    /// Moves the run of equal values seen last into the exact counts (or the histogram).
+    private mutating func flushLast() {
+        guard lastCount > 0 else { return }
+        defer { lastCount = 0 }
+        if histogram != nil {
+            histogram?.add(lastValue, times: lastCount)
+            return
+        }
+        exact[lastValue, default: 0] += lastCount
         if exact.count > Self.exactLimit {
             var folded = LogLinearHistogram()
             for (value, times) in exact { folded.add(value, times: times) }
@@ -42,6 +59,12 @@ public struct LifetimeDistribution: Sendable {
     /// Min, median, p95 and max, or `nil` when nothing was added.
     public func statistics() -> LifetimeStatistics? {
         guard count > 0 else { return nil }
+        var copy = self
+        copy.flushLast()
+        return copy.computeStatistics()
+    }
+
+    private func computeStatistics() -> LifetimeStatistics {
         func rank(_ p: Double) -> Int { Swift.max(1, Int((p * Double(count)).rounded(.up))) }
         if let histogram {
             func clamp(_ value: Double) -> Double { Swift.min(Swift.max(value, minimum), maximum) }
