@@ -1,11 +1,11 @@
 import Dispatch
 
-/// Streams inputs through an ``AuditEngine``: while the engine audits one batch on every
-/// core, the calling thread reads the next batch and hands the previous batch's records to
+/// Streams inputs through an ``AuditEngine``: while the engine audits up to three batches on
+/// every core, the calling thread reads ahead and hands finished batches' records to
 /// `emit`, so reading, decoding and output overlap.
 ///
 /// Guarantees: records reach `emit` in input order, on the calling thread; memory is
-/// bounded by three batches and the summary's fixed-size state, whatever the input size. It does
+/// bounded by four batches and the summary's fixed-size state, whatever the input size. It does
 /// no output of its own: the caller formats and writes what `emit` receives.
 public struct AuditRunner: Sendable {
     /// The engine auditing each batch.
@@ -31,18 +31,32 @@ public struct AuditRunner: Sendable {
     /// worker threads; `emit` receives the records and the rendered rows.
     public func audit(_ input: any AuditInput, into summary: inout AuditSummaryBuilder,
                       render: AuditRowRenderer?, emit: (AuditedBatch) throws -> Void) throws {
-        guard let first = try input.nextBatch(maxTokens: batchSize) else { return }
-        var inFlight: PendingAudit? = PendingAudit(engine: engine, batch: first, render: render)
-        while let current = inFlight {
-            let next: AuditBatch?
-            do { next = try input.nextBatch(maxTokens: batchSize) } catch {
-                try finish(current.records(), into: &summary, emit: emit)
-                throw error
+        // Keep up to `depth` batches in flight so the workers never wait for the reader or
+        // for the calling thread between batches.
+        let depth = 3
+        var inFlight: [PendingAudit] = []
+        var exhausted = false
+        var pendingError: (any Error)?
+        func refill() {
+            while !exhausted, pendingError == nil, inFlight.count < depth {
+                do {
+                    if let batch = try input.nextBatch(maxTokens: batchSize) {
+                        inFlight.append(PendingAudit(engine: engine, batch: batch, render: render))
+                    } else {
+                        exhausted = true
+                    }
+                } catch {
+                    pendingError = error
+                }
             }
-            let records = current.records()
-            inFlight = next.map { PendingAudit(engine: engine, batch: $0, render: render) }
-            try finish(records, into: &summary, emit: emit)
         }
+        refill()
+        while !inFlight.isEmpty {
+            let current = inFlight.removeFirst()
+            refill()
+            try finish(current.records(), into: &summary, emit: emit)
+        }
+        if let pendingError { throw pendingError }
     }
 
     private func finish(_ batch: AuditedBatch, into summary: inout AuditSummaryBuilder,
