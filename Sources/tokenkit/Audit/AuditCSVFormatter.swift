@@ -18,7 +18,12 @@ struct AuditCSVFormatter: AuditRowFormatter {
         field(record.keyID, &out); comma(&out)
         field(record.issuer, &out); comma(&out)
         field(record.subject, &out); comma(&out)
-        field(record.audience?.values.joined(separator: " "), &out); comma(&out)
+        switch record.audience {
+        case nil: break
+        case .single(let value): field(value, &out)
+        case .list(let values): field(values.count == 1 ? values[0] : values.joined(separator: " "), &out)
+        }
+        comma(&out)
         field(record.issuedAt?.literal, &out); comma(&out)
         field(record.notBefore?.literal, &out); comma(&out)
         field(record.expiration?.literal, &out); comma(&out)
@@ -26,7 +31,13 @@ struct AuditCSVFormatter: AuditRowFormatter {
         comma(&out)
         if record.remaining != nil { JSONBytes.seconds(record.remaining, into: &out) }
         comma(&out)
-        field(record.findings.map(\.rawValue).joined(separator: ";"), &out); comma(&out)
+        var first = true
+        for finding in record.findings {
+            if !first { out.append(UInt8(ascii: ";")) }
+            first = false
+            out.append(contentsOf: finding.rawValue.utf8)  // kebab-case names: never need quoting
+        }
+        comma(&out)
         field(record.problem, &out)
         out.append(UInt8(ascii: "\n"))
     }
