@@ -81,3 +81,37 @@ struct AuditReadableOutputTests {
         #expect(result.stdout.contains("20,000 tokens: 15,000 ok, 5,000 expired, 0 not-yet-valid, 0 no-expiry, 0 malformed"))
     }
 }
+
+@Suite("tokenkit audit signature checks with public keys")
+struct AuditPublicKeyTests {
+    @Test func keyAndJWKS() throws {
+        let directory = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent()
+        let keyPath = directory.appendingPathComponent("es256.pem").path
+        try #require(try CLI.run(["keygen", "--alg", "ES256", "--out", keyPath]).status == 0)
+        let otherPath = directory.appendingPathComponent("other.pem").path
+        try #require(try CLI.run(["keygen", "--alg", "ES256", "--out", otherPath]).status == 0)
+        let claims = #"{"sub":"x","iat":1699999000,"exp":1700003000}"#
+        let good = try CLI.run(["sign", "--alg", "ES256", "--key", keyPath, claims]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let forged = try CLI.run(["sign", "--alg", "ES256", "--key", otherPath, claims]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let input = good + "\n" + forged + "\n"
+
+        let withKey = try CLI.run(["audit", "--json", "--now", Tokens.now, "--key", keyPath], stdin: input)
+        #expect(withKey.lines.count == 2)
+        #expect(withKey.lines[0].contains(#""findings":[]"#))
+        #expect(withKey.lines[1].contains(#""findings":["bad-signature"]"#))
+        #expect(withKey.status == 1)
+
+        let jwk = try CLI.run(["jwk", keyPath]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let jwksPath = directory.appendingPathComponent("keys.json").path
+        try Data(#"{"keys":[\#(jwk)]}"#.utf8).write(to: URL(fileURLWithPath: jwksPath))
+        let withJWKS = try CLI.run(["audit", "--json", "--now", Tokens.now, "--jwks", jwksPath], stdin: input)
+        #expect(withJWKS.lines.count == 2)
+        #expect(withJWKS.lines[0].contains(#""findings":[]"#), "\(withJWKS.stderr)")
+        #expect(withJWKS.lines[1].contains("bad-signature"))
+
+        let table = try CLI.run(["audit", "--now", Tokens.now, "--key", keyPath], stdin: input)
+        #expect(table.stdout.contains("bad-signature (bad signature"))
+        #expect(!table.stdout.contains(good) && !table.stdout.contains(forged))
+        #expect(try CLI.run(["audit", "--key", keyPath, "--secret", keyPath], stdin: input).status == 64)
+    }
+}
