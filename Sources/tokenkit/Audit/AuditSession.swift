@@ -72,8 +72,17 @@ struct AuditSession {
         }
     }
 
-    /// Opens and closes `path`, so an unreadable input fails before any output.
+    /// Checks that `path` exists, is not a directory and is readable, so an unreadable input
+    /// fails before any output. Uses stat(2) and access(2) rather than opening the file, so a
+    /// FIFO (e.g. `<(command)`) is not opened twice.
     private static func checkReadable(_ path: String) throws {
-        do { _ = try TokenLineReader(path: path, bufferSize: 1 << 16) } catch { throw CLIFailure.io(error.message) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CLIFailure.io("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw CLIFailure.io("cannot read \(path): Is a directory") }
+        guard access(path, R_OK) == 0 else {
+            throw CLIFailure.io("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }
