@@ -22,7 +22,7 @@ struct AuditCommand: AsyncParsableCommand {
             2 when an input or key file cannot be read, 64 on usage errors.
             """)
 
-    @Argument(help: "Files with one token a line ('-' or none: stdin).")
+    @Argument(help: ArgumentHelp("Files with one token a line ('-' or none: stdin).", valueName: "file"))
     var files: [String] = []
 
     @Flag(help: "One JSON object a line (same as --format json).")
@@ -31,34 +31,34 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "Output format: table (default), json or csv.")
     var format: AuditOutputFormat?
 
-    @Option(help: "The current time as UNIX seconds (default: the system clock, whole seconds).")
+    @Option(help: ArgumentHelp("The current time as UNIX seconds (default: the system clock, whole seconds).", valueName: "unix"))
     var now: Double?
 
-    @Option(name: .customLong("max-lifetime"), help: "Flag tokens whose exp - iat exceeds this (90s, 15m, 1h, 7d, or seconds).")
+    @Option(name: .customLong("max-lifetime"), help: ArgumentHelp("Flag tokens whose exp - iat exceeds this (90s, 15m, 1h, 7d, or seconds).", valueName: "duration"))
     var maxLifetime: DurationArgument?
 
-    @Option(name: .customLong("warn-within"), help: "Flag tokens expiring within this duration (finding expires-soon).")
+    @Option(name: .customLong("warn-within"), help: ArgumentHelp("Flag tokens expiring within this duration (finding expires-soon).", valueName: "duration"))
     var warnWithin: DurationArgument?
 
-    @Option(name: .customLong("require-claim"), help: "A claim every token must have (repeatable; finding missing-claim).")
+    @Option(name: .customLong("require-claim"), help: ArgumentHelp("A claim every token must have (repeatable; finding missing-claim).", valueName: "claim"))
     var requiredClaims: [String] = []
 
-    @Option(name: .customLong("allowed-alg"), help: "An allowed alg (repeatable or comma-separated; finding alg-not-allowed).")
+    @Option(name: .customLong("allowed-alg"), help: ArgumentHelp("An allowed alg (repeatable or comma-separated; finding alg-not-allowed).", valueName: "alg"))
     var allowedAlgorithms: [String] = []
 
-    @Option(name: .customLong("fail-on"), help: "Findings that fail the run (comma-separated or repeatable; default: every finding).")
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Findings that fail the run (comma-separated or repeatable; default: every finding).", valueName: "finding,..."))
     var failOn: [String] = []
 
     @Flag(name: .customLong("no-fail-on"), help: "No finding fails the run (exit 0 unless an error occurs).")
     var noFailOn = false
 
-    @Option(help: "Check signatures with this key file (PEM or JWK/JWKS JSON); failures are the finding bad-signature.")
+    @Option(help: ArgumentHelp("Check signatures with this key file (PEM or JWK/JWKS JSON); failures are the finding bad-signature.", valueName: "path"))
     var key: String?
 
-    @Option(help: "Check HMAC signatures with the raw bytes of this file as the secret.")
+    @Option(help: ArgumentHelp("Check HMAC signatures with the raw bytes of this file as the secret.", valueName: "path"))
     var secret: String?
 
-    @Option(help: "Check signatures with this JWKS file (or an https URL).")
+    @Option(help: ArgumentHelp("Check signatures with this JWKS file (or an https URL).", valueName: "path-or-url"))
     var jwks: String?
 
     func validate() throws {
