@@ -115,6 +115,29 @@ let package = Package(
             dependencies: ["issue-and-verify"],
             swiftSettings: strictSettings
         ),
+        // A helper the store tests run as child processes (crash and concurrency tests):
+        // it writes to an encrypted file store in a loop. Not a product.
+        .executableTarget(
+            name: "tokenkit-store-stress",
+            dependencies: ["TokenKitStore"],
+            path: "Tests/StoreStress",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitStoreTests",
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitSecretServiceTests",
+            dependencies: ["TokenKitSecretService", "TokenKitStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitStoreCLITests",
+            dependencies: ["tokenkit"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TokenKitTests",
             dependencies: ["TokenKit", "TokenKitCrypto"],

@@ -2,4 +2,101 @@
 #define TOKENKIT_CLIBSECRET_SHIM_H
 // The only C header TokenKitSecretService imports. Nothing else may import this module.
 #include <libsecret/secret.h>
+
+// TokenKit's own schema. Attributes are never secret: the names, the kind, the secret's size,
+// timestamps (Unix seconds) and, for token sets, the access token's expiry.
+static inline const SecretSchema *tokenkit_credential_schema(void) {
+    static const SecretSchema schema = {
+        "dev.tokenkit.Credential", SECRET_SCHEMA_NONE,
+        {
+            { "service", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "account", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "kind", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "size", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "created", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "updated", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "expires", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { NULL, 0 },
+        },
+        0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    };
+    return &schema;
+}
+
+// A string-to-string hash table that owns (g_free) its keys and values.
+static inline GHashTable *tokenkit_attributes_new(void) {
+    return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+}
+static inline void tokenkit_attributes_set(GHashTable *table, const char *key, const char *value) {
+    g_hash_table_replace(table, g_strdup(key), g_strdup(value));
+}
+static inline const char *tokenkit_attributes_get(GHashTable *table, const char *key) {
+    return (const char *)g_hash_table_lookup(table, key);
+}
+
+// Frees a list of owned GObjects (e.g. the items a search returned).
+static inline void tokenkit_object_list_free(GList *list) { g_list_free_full(list, g_object_unref); }
+
+static inline GType tokenkit_secret_service_type(void) { return SECRET_TYPE_SERVICE; }
+static inline GQuark tokenkit_io_error_quark(void) { return G_IO_ERROR; }
+static inline GQuark tokenkit_dbus_error_quark(void) { return G_DBUS_ERROR; }
+static inline GQuark tokenkit_secret_error_quark(void) { return SECRET_ERROR; }
+
+// Asks the service to unlock one collection (may show a prompt). Returns how many objects
+// were unlocked (0 when the user dismissed the prompt), or -1 with *error set.
+static inline gint tokenkit_unlock_collection(SecretService *service, SecretCollection *collection,
+                                              GCancellable *cancellable, GError **error) {
+    GList *objects = g_list_append(NULL, collection);
+    GList *unlocked = NULL;
+    gint count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, error);
+    g_list_free(objects);
+    g_list_free_full(unlocked, g_object_unref);
+    return count;
+}
+
+// Says Hello to the bus daemon (the first call on a message-bus connection) with a timeout
+// and a cancellable. GDBus's own Hello (G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION) uses
+// the 25 s default timeout and no cancellable, so a bus daemon that never answers would
+// block a probe for 25 s. Returns 1, or -1 with *error set.
+static inline gint tokenkit_bus_hello(GDBusConnection *connection, gint timeout_msec,
+                                      GCancellable *cancellable, GError **error) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "Hello", NULL, G_VARIANT_TYPE("(s)"),
+        G_DBUS_CALL_FLAGS_NONE, timeout_msec, cancellable, error);
+    if (reply == NULL) return -1;
+    g_variant_unref(reply);
+    return 1;
+}
+
+// Calls a method of the bus daemon that takes one string, or none, and returns a boolean or
+// a string array; g_variant_new is variadic, hence these shims.
+// Returns 1/0 for the answer, -1 with *error set.
+static inline gint tokenkit_bus_name_has_owner(GDBusConnection *connection, const char *name,
+                                               gint timeout_msec, GCancellable *cancellable, GError **error) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "NameHasOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(b)"),
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout_msec, cancellable, error);
+    if (reply == NULL) return -1;
+    gboolean owned = FALSE;
+    g_variant_get(reply, "(b)", &owned);
+    g_variant_unref(reply);
+    return owned ? 1 : 0;
+}
+static inline gint tokenkit_bus_name_is_activatable(GDBusConnection *connection, const char *name,
+                                                    gint timeout_msec, GCancellable *cancellable, GError **error) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus", "ListActivatableNames", NULL, G_VARIANT_TYPE("(as)"),
+        G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout_msec, cancellable, error);
+    if (reply == NULL) return -1;
+    GVariantIter *iter = NULL;
+    const char *candidate = NULL;
+    gint found = 0;
+    g_variant_get(reply, "(as)", &iter);
+    while (g_variant_iter_loop(iter, "&s", &candidate)) {
+        if (g_strcmp0(candidate, name) == 0) found = 1;
+    }
+    g_variant_iter_free(iter);
+    g_variant_unref(reply);
+    return found;
+}
 #endif

@@ -21,6 +21,7 @@ struct TokenKitCommand: AsyncParsableCommand {
             KeygenCommand.self,
             JWKCommand.self,
             AuditCommand.self,
+            StoreCommand.self,
         ]
     )
 }

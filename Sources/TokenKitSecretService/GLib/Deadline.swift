@@ -1,0 +1,51 @@
+import Dispatch
+internal import CLibSecret
+
+/// A `GCancellable` that cancels itself when a deadline passes, so no blocking libsecret or
+/// GDBus call can outlive it (a hung provider would otherwise block for two 25 s D-Bus
+/// timeouts; an unlock prompt could block forever).
+///
+/// Guarantees: the cancellable is cancelled at most once, by the timer, unless ``finish()``
+/// ran first; the timer is torn down and the cancellable unreferenced exactly once.
+final class Deadline: @unchecked Sendable {
+    // @unchecked Sendable: GCancellable is thread-safe (g_cancellable_cancel may be called
+    // from any thread), and `timer` is only touched in init, finish and deinit.
+    let cancellable: UnsafeMutablePointer<GCancellable>
+    let seconds: Double
+    private let timer: any DispatchSourceTimer
+
+    init(seconds: Double) {
+        // g_cancellable_new never returns NULL.
+        cancellable = g_cancellable_new()
+        self.seconds = seconds
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + seconds)
+        let target = UnsafeMutableRawPointer(cancellable)
+        g_object_ref(target)  // the timer's own reference, dropped when it fires or is cancelled
+        let box = SendablePointer(raw: target)
+        timer.setEventHandler {
+            g_cancellable_cancel(box.raw.assumingMemoryBound(to: GCancellable.self))
+        }
+        timer.setCancelHandler {
+            g_object_unref(box.raw)
+        }
+        timer.resume()
+    }
+
+    /// Whether the deadline passed (and cancelled the operation).
+    var expired: Bool { g_cancellable_is_cancelled(cancellable) != 0 }
+
+    /// Stops the timer; the operation finished in time.
+    func finish() { timer.cancel() }
+
+    deinit {
+        timer.cancel()
+        g_object_unref(cancellable)
+    }
+}
+
+/// A raw pointer handed to a dispatch handler; safe because the pointee is a thread-safe
+/// GObject kept alive by its own reference.
+private struct SendablePointer: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import TokenKitStore
+
+extension StoreCommand {
+    /// `tokenkit store delete`: removes one credential; exit 1 when there was none.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a stored credential (exit status 1 when there is none).")
+
+        @OptionGroup var key: CredentialKeyOptions
+        @OptionGroup var backend: BackendOptions
+
+        func run() async throws {
+            try await runStoreCommand {
+                let key = try key.key()
+                let opened = try await backend.openStore()
+                guard try await opened.store.delete(key) else {
+                    throw StoreCLIError.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
+                }
+                print("deleted \(key.service) / \(key.account) from \(opened.store.backendName)")
+            }
+        }
+    }
+}

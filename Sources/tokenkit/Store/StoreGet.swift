@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import TokenKitStore
+
+extension StoreCommand {
+    /// `tokenkit store get`: metadata by default, the secret itself only with `--reveal`.
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract: "Show a stored credential's metadata; with --reveal, print the secret itself on stdout.",
+            discussion: "A missing entry exits with status 1.")
+
+        @OptionGroup var key: CredentialKeyOptions
+        @Flag(help: "Print exactly the stored secret on stdout (a token set as its JSON), and nothing else.")
+        var reveal = false
+        @OptionGroup var backend: BackendOptions
+
+        func run() async throws {
+            try await runStoreCommand {
+                let key = try key.key()
+                let opened = try await backend.openStore()
+                guard let credential = try await opened.store.load(key) else {
+                    throw StoreCLIError.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
+                }
+                if reveal {
+                    FileHandle.standardOutput.write(Data(credential.secret))
+                    return
+                }
+                var lines = [
+                    "service: \(key.service)",
+                    "account: \(key.account)",
+                    "backend: \(opened.reason)",
+                    "kind: \(credential.kind)",
+                    "size: \(credential.secret.count)",
+                ]
+                if let created = credential.createdAt { lines.append("created: \(StoreFormat.timestamp(created))") }
+                if let updated = credential.updatedAt { lines.append("updated: \(StoreFormat.timestamp(updated))") }
+                if credential.kind == .tokenSet {
+                    let tokens = try credential.tokenSet()
+                    lines.append("expires: \(tokens.expiresAt.map(StoreFormat.timestamp) ?? "unknown")")
+                    lines.append("refresh token: \(tokens.refreshToken == nil ? "no" : "yes")")
+                    if let scope = tokens.scope { lines.append("scope: \(scope)") }
+                }
+                print(lines.joined(separator: "\n"))
+            }
+        }
+    }
+}
+
+/// Output helpers shared by the store commands.
+enum StoreFormat {
+    /// RFC 3339 / ISO 8601 in UTC, seconds precision.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,50 @@
+// tokenkit-store-stress: a child process for the encrypted-file store's crash and
+// concurrency tests. Not shipped.
+//
+//   tokenkit-store-stress overwrite FILE PASSFILE LOGN ACCOUNT COUNT
+//       saves "value-1" ... "value-COUNT" under (stress, ACCOUNT), printing each number on
+//       stdout once its save has returned (so a parent that kills it knows what is durable).
+//   tokenkit-store-stress fill FILE PASSFILE LOGN PREFIX COUNT
+//       saves one entry per account PREFIX-1 ... PREFIX-COUNT (value "PREFIX-i").
+//
+// Exit status: 0 done, 2 a store error (printed on stderr), 64 bad arguments.
+import Foundation
+import TokenKitStore
+
+@main
+struct StoreStress {
+    static func main() async {
+        let args = CommandLine.arguments
+        guard args.count == 7, let logN = UInt8(args[4]), let count = Int(args[6]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: tokenkit-store-stress overwrite|fill FILE PASSFILE LOGN NAME COUNT\n".utf8))
+            exit(64)
+        }
+        do {
+            guard let passphrase = try String(contentsOfFile: args[3], encoding: .utf8).split(separator: "\n").first else {
+                FileHandle.standardError.write(Data("error: empty passphrase file\n".utf8))
+                exit(64)
+            }
+            let store = EncryptedFileStore(
+                path: args[2], key: try FileStoreKey.passphrase(String(passphrase)),
+                options: .init(scryptCost: ScryptCost(logN: logN, r: 8, p: 1)))
+            for i in 1...count {
+                switch args[1] {
+                case "overwrite":
+                    try await store.save(Credential(secret: Array("value-\(i)".utf8)), for: CredentialKey(service: "stress", account: args[5]))
+                case "fill":
+                    let name = "\(args[5])-\(i)"
+                    try await store.save(Credential(secret: Array(name.utf8)), for: CredentialKey(service: "stress", account: name))
+                default:
+                    exit(64)
+                }
+                FileHandle.standardOutput.write(Data("\(i)\n".utf8))
+            }
+        } catch let error as TokenStoreError {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            exit(2)
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot read the passphrase file\n".utf8))
+            exit(2)
+        }
+    }
+}

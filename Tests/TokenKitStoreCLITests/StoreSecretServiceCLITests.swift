@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `tokenkit store` against a real Secret Service (gnome-keyring on a private bus).
+@Suite("tokenkit store (secret-service backend)")
+struct StoreSecretServiceCLITests {
+    var environment: [String: String] {
+        var env = ["HOME": NSTemporaryDirectory()]
+        let inherited = ProcessInfo.processInfo.environment
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { env[name] = inherited[name] }
+        return env
+    }
+
+    @Test("put, get, get --reveal, list, delete on the keyring")
+    func roundTrip() throws {
+        try requireLiveSecretService(environment)
+        let service = "dev.tokenkit.cli-tests.\(UUID().uuidString)"
+        let backend = ["--backend", "secret-service"]
+        let secret: [UInt8] = Array("KEYRING-SECRET".utf8) + [0, 1, 0]
+        let put = try CLI.run(["store", "put", "--service", service, "--account", "ci"] + backend, stdin: secret, environment: environment)
+        #expect(put.status == 0, "\(put.stderr)")
+        let get = try CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment)
+        #expect(get.status == 0)
+        #expect(get.stdoutText.contains("backend: secret-service"))
+        #expect(get.stdoutText.contains("size: \(secret.count)"))
+        #expect(!get.stdoutText.contains("KEYRING-SECRET"))
+        let reveal = try CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"] + backend, environment: environment)
+        #expect(reveal.stdout == secret)
+        let auto = try CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"], environment: environment)
+        #expect(auto.stdout == secret, "auto picks the live Secret Service: \(auto.stderr)")
+        let list = try CLI.run(["store", "list", "--service", service] + backend, environment: environment)
+        #expect(list.stdoutText.hasPrefix("ci\tkind=secret\tsize=\(secret.count)"))
+        #expect(!list.stdoutText.contains("KEYRING-SECRET"))
+        #expect(try CLI.run(["store", "delete", "--service", service, "--account", "ci"] + backend, environment: environment).status == 0)
+        expectOneErrorLine(
+            try CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment),
+            status: 1, containing: "no credential stored")
+    }
+
+    /// Runs a shell script inside a fresh private bus with its own unlocked keyring, with
+    /// `$TOKENKIT` set to the binary under test.
+    func inPrivateKeyring(_ script: String) throws -> CLIResult {
+        let binary = try CLI.binary()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.withSecretService)
+        process.arguments = ["bash", "-c", script]
+        process.environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": NSTemporaryDirectory(), "TOKENKIT": binary,
+            "WITH_SECRET_SERVICE_NO_INSTALL": "1",
+        ]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        let errorData = DataBox()
+        let group = DispatchGroup()
+        let errorHandle = errors.fileHandleForReading
+        DispatchQueue.global().async(group: group) { errorData.set(PipeIO.readAll(errorHandle)) }
+        let out = PipeIO.readAll(output.fileHandleForReading)
+        group.wait()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: errorData.get(), as: UTF8.self), elapsed: ContinuousClock.now - started)
+    }
+
+    static let lockDefaultCollection = """
+        coll=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+            org.freedesktop.Secret.Service.ReadAlias string:default | tr -d ' ')
+        dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+            org.freedesktop.Secret.Service.Lock "array:objpath:$coll" >/dev/null || exit 99
+        """
+
+    @Test("a locked collection is reported as locked (exit 2), never as 'not found'")
+    func lockedCollection() throws {
+        try requireLiveSecretService(environment)
+        let result = try inPrivateKeyring("""
+            printf 'LOCKED-SECRET' | "$TOKENKIT" store put --service svc --account a --backend secret-service >/dev/null || exit 98
+            \(Self.lockDefaultCollection)
+            "$TOKENKIT" store get --service svc --account a --backend secret-service
+            """)
+        expectOneErrorLine(result, status: 2, containing: "locked")
+        #expect(!result.stderr.contains("no credential"))
+        let put = try inPrivateKeyring("""
+            \(Self.lockDefaultCollection)
+            printf 'LOCKED-SECRET' | "$TOKENKIT" store put --service svc --account b --backend secret-service
+            """)
+        expectOneErrorLine(put, status: 2, containing: "locked")
+        let list = try inPrivateKeyring("""
+            \(Self.lockDefaultCollection)
+            "$TOKENKIT" store list --service svc --backend secret-service
+            """)
+        expectOneErrorLine(list, status: 2, containing: "locked")
+    }
+
+    @Test("a hung Secret Service (provider stopped) gives a timeout error within the deadline, not a 50 s hang")
+    func hungProvider() throws {
+        try requireLiveSecretService(environment)
+        let result = try inPrivateKeyring("""
+            kill -STOP "$WITH_SECRET_SERVICE_KEYRING_PID" || exit 99
+            start=$(date +%s%N)
+            printf 'HUNG-SECRET' | "$TOKENKIT" store put --service svc --account a --backend secret-service
+            rc=$?
+            echo "elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))" >&2
+            kill -CONT "$WITH_SECRET_SERVICE_KEYRING_PID"
+            exit $rc
+            """)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: "))
+        #expect(result.stderr.contains("did not answer within 5 s"))
+        #expect(!result.stderr.contains("HUNG-SECRET"))
+        let elapsed = result.stderr.split(separator: "\n").compactMap { $0.hasPrefix("elapsed_ms=") ? Int($0.dropFirst(11)) : nil }.first
+        print("hung provider: tokenkit gave up after \(elapsed.map(String.init) ?? "?") ms")
+        #expect((elapsed ?? .max) < 8_000)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TokenKitSecretService
+import TokenKitStore
+
+/// The three backends the shared behavioural suite runs against.
+enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case file
+    case secretService = "secret-service"
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty-for-this-test store and the directory to remove afterwards. The Secret
+    /// Service is shared, so its tests use unique service names instead (``uniqueService()``).
+    func makeStore() async throws -> (store: any TokenStore, directory: String?) {
+        switch self {
+        case .memory:
+            return (MemoryTokenStore(), nil)
+        case .file:
+            let directory = try TestEnvironment.makeTemporaryDirectory()
+            let store = EncryptedFileStore(
+                path: "\(directory)/store/credentials.tkstore", key: try FileStoreKey.passphrase("correct horse"),
+                options: .init(scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
+            return (store, directory)
+        case .secretService:
+            try await SecretServiceGate.requireLive()
+            let directory = try TestEnvironment.makeTemporaryDirectory()
+            let store = SecretServiceStore(
+                options: .init(lockFilePath: "\(directory)/secret-service.lock", timeout: 10),
+                environment: ProcessInfo.processInfo.environment)
+            return (store, directory)
+        }
+    }
+}
+
+/// A service name no other test (or earlier run) uses.
+func uniqueService(_ label: String = "test") -> String {
+    "dev.tokenkit.tests.\(label).\(UUID().uuidString)"
+}
