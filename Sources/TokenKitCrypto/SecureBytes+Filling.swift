@@ -10,7 +10,7 @@ extension SecureBytes {
     ) throws(CryptoError) -> SecureBytes {
         var failure: CryptoError?
         let bytes = SecureBytes(count: count) { buffer in
-            do { try fill(buffer) } catch { failure = error }
+            do throws(CryptoError) { try fill(buffer) } catch { failure = error }
         }
         if let failure { throw failure }
         return bytes

@@ -115,3 +115,36 @@ struct AuditPublicKeyTests {
         #expect(try CLI.run(["audit", "--key", keyPath, "--secret", keyPath], stdin: input).status == 64)
     }
 }
+
+@Suite("tokenkit audit --store")
+struct AuditStoreTests {
+    @Test func auditsTokensHeldInAnEncryptedFileStore() throws {
+        let directory = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent()
+        let passphrase = directory.appendingPathComponent("pass.txt").path
+        try Data("correct horse battery\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+        let storeFile = directory.appendingPathComponent("creds.tkstore").path
+        let backend = ["--backend", "file", "--file", storeFile, "--passphrase-file", passphrase]
+        let access = Tokens.claims(#""sub":"alice","iat":1699998200,"exp":1700001800"#)
+        let id = Tokens.claims(#""sub":"alice","iat":1699990000,"exp":1699999000"#)
+        let tokenSet = #"{"access_token":"\#(access)","refresh_token":"opaque","id_token":"\#(id)"}"#
+        let put = try CLI.run(["store", "put", "--service", "mail", "--account", "alice", "--token-set", "--scrypt-log-n", "10"] + backend,
+                              stdin: tokenSet)
+        try #require(put.status == 0, "store put: \(put.stderr)")
+        try #require(try CLI.run(["store", "put", "--service", "mail", "--account", "bob", "--scrypt-log-n", "10"] + backend,
+                                 stdin: "hunter2").status == 0)
+
+        let result = try CLI.run(["audit", "--json", "--now", Tokens.now, "--store", "--service", "mail"] + backend)
+        #expect(result.status == 1)
+        #expect(result.lines.count == 2, "access and ID token of alice; bob's password is skipped")
+        #expect(result.lines.allSatisfy { $0.hasSuffix(#""file":"store:mail/alice"}"#) })
+        #expect(result.lines[0].contains(#""line":1,"status":"ok""#))
+        #expect(result.lines[1].contains(#""line":2,"status":"expired""#))
+
+        let table = try CLI.run(["audit", "--now", Tokens.now, "--store", "--service", "mail"] + backend)
+        #expect(table.stdout.contains("store:mail/alice:1"))
+        for secret in [access, id, "hunter2", "opaque"] { #expect(!table.stdout.contains(secret) && !table.stderr.contains(secret)) }
+
+        #expect(try CLI.run(["audit", "--store"] + backend).status == 64, "--store needs --service")
+        #expect(try CLI.run(["audit", "--service", "mail"], stdin: access).status == 64, "--service needs --store")
+    }
+}

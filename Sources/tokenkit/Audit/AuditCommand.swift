@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TokenKit
 import TokenKitAudit
+import TokenKitStore
 
 /// `tokenkit audit`: reports the status and findings of many tokens, one a line, streamed.
 ///
@@ -61,6 +62,15 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check signatures with this JWKS file (or an https URL).", valueName: "path-or-url"))
     var jwks: String?
 
+    @Flag(help: "Also audit the JWTs held in the credential store (token sets' access and ID tokens, JWT-shaped secrets) of each --service; the store is chosen with --backend, --file and --passphrase-file. Never prints them.")
+    var store = false
+
+    @Option(name: .customLong("service"), help: ArgumentHelp("With --store: a service whose accounts to audit (repeatable).", valueName: "service"))
+    var services: [String] = []
+
+    @OptionGroup(title: "Credential store (with --store)")
+    var backend: BackendOptions
+
     func validate() throws {
         if let now, !now.isFinite || abs(now) >= 1e15 { throw ValidationError("--now must be UNIX seconds") }
         if json, let format, format != .json { throw ValidationError("--json cannot be combined with --format \(format.rawValue)") }
@@ -70,6 +80,9 @@ struct AuditCommand: AsyncParsableCommand {
             throw ValidationError("--key, --secret and --jwks cannot be combined")
         }
         if requiredClaims.contains(where: \.isEmpty) { throw ValidationError("--require-claim needs a claim name") }
+        if store, services.isEmpty { throw ValidationError("--store needs at least one --service") }
+        if !store, !services.isEmpty { throw ValidationError("--service is only used with --store") }
+        if services.contains(where: \.isEmpty) { throw ValidationError("--service must not be empty") }
     }
 
     func run() async throws {
@@ -84,11 +97,12 @@ struct AuditCommand: AsyncParsableCommand {
                 failOn: noFailOn ? AuditFindings() : (failOn.isEmpty ? AuditFindings(AuditFinding.all) : try Self.findings(failOn)),
                 computeReferences: outputFormat != .json)
             let checker = try await signatureChecker()
-            let session = AuditSession(
-                sources: files.isEmpty ? ["-"] : files,
+            var session = AuditSession(
+                sources: files.isEmpty && !store ? ["-"] : files,
                 format: outputFormat,
                 runner: AuditRunner(engine: AuditEngine(auditor: TokenAuditor(policy: policy, signatureChecker: checker))),
                 failOnEverything: !noFailOn && failOn.isEmpty)
+            if store { session.storeBatches = try await storeBatches() }
             if try session.run().failed { throw ExitCode(ExitStatus.rejected) }
         }
     }
@@ -99,6 +113,20 @@ struct AuditCommand: AsyncParsableCommand {
         if let key { return AuditSignatureChecker(keys: try KeyLoading.keys(fromFile: key, purpose: .verify)) }
         if let jwks { return AuditSignatureChecker(keys: try await KeyLoading.jwks(from: jwks)) }
         return nil
+    }
+
+    /// The tokens held in the store for `--service`s, as batches (errors keep the store
+    /// commands' exit codes: 2 storage, 64 usage).
+    private func storeBatches() async throws -> [AuditBatch] {
+        do {
+            let opened = try await backend.openStore()
+            return try await StoreTokenCollector.batches(store: opened.store, services: services)
+        } catch let error as StoreCLIError {
+            throw CLIFailure(exitCode: error.exitCode, message: error.message)
+        } catch let error as TokenStoreError {
+            let mapped = StoreCLIError(error)
+            throw CLIFailure(exitCode: mapped.exitCode, message: mapped.message)
+        }
     }
 
     /// Values of a repeatable, comma-separated option, trimmed, empty ones dropped.

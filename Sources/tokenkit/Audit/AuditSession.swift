@@ -39,9 +39,10 @@ struct AuditSession {
         var builder = AuditSummaryBuilder(failOn: runner.engine.auditor.policy.failOn)
         var done = 0
         do {
-            for source in sources {
-                let input = try TokenLineReader(path: source)
-                try runner.audit(input, into: &builder, render: { formatter.row($0, into: &$1) }) { batch in
+            var inputs: [() throws -> any AuditInput] = sources.map { source in { try TokenLineReader(path: source) } }
+            if !storeBatches.isEmpty { inputs.append { BatchListInput(source: "store", batches: storeBatches) } }
+            for open in inputs {
+                try runner.audit(try open(), into: &builder, render: { formatter.row($0, into: &$1) }) { batch in
                     for chunk in batch.rendered { try output.append(chunk: chunk) }
                     done += batch.records.count
                     progress.update(count: done)

@@ -21,7 +21,7 @@ struct AuditTableFormatter: AuditRowFormatter {
 
     /// A table for inputs named `sources`.
     init(sources: [String], colour: Bool) {
-        showsFile = sources.count > 1
+        showsFile = sources.count > 1 || sources.contains { $0.hasPrefix("store:") }
         let longest = sources.map { DisplayText.sanitized($0, maxCharacters: 40).count }.max() ?? 1
         locationWidth = showsFile ? max(9, longest + 7) : 6
         self.colour = colour
