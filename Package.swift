@@ -155,6 +155,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TokenKitAuthTests",
+            dependencies: [
+                "TokenKitAuth",
+                "TokenKitStore",
+                "TokenKitURLSession",
+                "TokenKitAsyncHTTPClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TokenKitCLITests",
             dependencies: ["tokenkit"],
             resources: [.copy("Fixtures")],

@@ -22,6 +22,7 @@ package enum AESGCM {
         /// The 16-byte GCM tag over the additional data and the ciphertext.
         package var tag: [UInt8]
 
+        /// A box from its parts (sizes are checked by ``AESGCM/open(_:key:nonce:additionalData:)``).
         package init(ciphertext: [UInt8], tag: [UInt8]) {
             self.ciphertext = ciphertext
             self.tag = tag

@@ -23,6 +23,7 @@ package enum Scrypt {
         /// forged file header cannot make a process allocate without bound.
         package static let maximumMemory: UInt64 = 1 << 30
 
+        /// Parameters as given; call ``validate()`` (``Scrypt/deriveKey(passphrase:salt:parameters:length:)`` does).
         package init(logN: UInt8, r: UInt32, p: UInt32) {
             self.logN = logN
             self.r = r
@@ -44,6 +45,7 @@ package enum Scrypt {
             }
         }
 
+        /// E.g. `scrypt(N=2^15, r=8, p=1)`.
         package var description: String { "scrypt(N=2^\(logN), r=\(r), p=\(p))" }
     }
 

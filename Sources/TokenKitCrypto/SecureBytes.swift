@@ -18,17 +18,13 @@ package final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Allocates `count` bytes and lets `fill` write them (e.g. from a random generator).
+    /// If `fill` throws, the error is rethrown and the buffer is wiped and freed by `deinit`
+    /// (which Swift runs for a class whose stored properties were all set before the throw).
     package init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
         storage.initializeMemory(as: UInt8.self, repeating: 0)
         self.count = count
-        do {
-            try fill(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
-        } catch {
-            OPENSSL_cleanse(storage.baseAddress, storage.count)
-            storage.deallocate()
-            throw error
-        }
+        try fill(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
     }
 
     /// Number of secret bytes.

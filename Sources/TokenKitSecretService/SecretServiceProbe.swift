@@ -9,6 +9,7 @@ public struct SecretServiceStatus: Sendable, Equatable, CustomStringConvertible 
     /// One line saying what was found, e.g. `"no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set"`.
     public let reason: String
 
+    /// The ``reason``.
     public var description: String { reason }
 }
 
@@ -63,7 +64,7 @@ public enum SecretServiceProbe {
         } catch {
             return SecretServiceStatus(
                 isAvailable: false,
-                reason: deadline.expired
+                reason: deadline.expired || error.isTimeout || error.isCancelled
                     ? "the D-Bus session bus did not answer within \(format(timeout)) s"
                     : "cannot connect to the D-Bus session bus (\(error.message))")
         }
@@ -91,7 +92,7 @@ public enum SecretServiceProbe {
         } catch {
             return SecretServiceStatus(
                 isAvailable: false,
-                reason: deadline.expired
+                reason: deadline.expired || error.isTimeout || error.isCancelled
                     ? "the D-Bus session bus did not answer within \(format(timeout)) s"
                     : "the D-Bus session bus failed to answer (\(error.message))")
         }

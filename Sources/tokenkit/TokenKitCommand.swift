@@ -22,6 +22,7 @@ struct TokenKitCommand: AsyncParsableCommand {
             JWKCommand.self,
             AuditCommand.self,
             StoreCommand.self,
+            TokenCommand.self,
         ]
     )
 }

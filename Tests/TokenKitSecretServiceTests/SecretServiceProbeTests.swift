@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TokenKitSecretService
+@testable import TokenKitSecretService
 import TokenKitStore
 
 /// A missing or unreachable Secret Service is detected fast and named; the default chooser
@@ -9,19 +9,31 @@ import TokenKitStore
 struct SecretServiceProbeTests {
     static let deadBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/tokenkit-test-bus"]
 
+    /// Runs the probe's blocking core on a thread of its own and times it there, so the
+    /// measurement is the probe's, not the wait for a free thread in a busy test run.
+    func timedProbe(busAddress: String?, environment: [String: String] = [:], timeout: Double = 0.75) async -> (SecretServiceStatus, Duration) {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let started = ContinuousClock.now
+                let status = SecretServiceProbe.checkBlocking(busAddress: busAddress, environment: environment, timeout: timeout)
+                continuation.resume(returning: (status, ContinuousClock.now - started))
+            }.start()
+        }
+    }
+
     func fallbackStore() throws(TokenStoreError) -> any TokenStore {
         EncryptedFileStore(path: "/nonexistent/never-written.tkstore", key: try .passphrase("unused"))
     }
 
     @Test("a bus address pointing at no socket is reported unavailable in well under a second")
     func deadSocket() async {
-        let clock = ContinuousClock()
-        var status: SecretServiceStatus?
-        let elapsed = await clock.measure { status = await SecretServiceProbe.check(environment: Self.deadBus) }
+        let (status, elapsed) = await timedProbe(busAddress: nil, environment: Self.deadBus)
         print("probe of a dead bus took \(elapsed)")
-        #expect(status?.isAvailable == false)
-        #expect(status?.reason.contains("cannot connect to the D-Bus session bus") == true)
+        #expect(!status.isAvailable)
+        #expect(status.reason.contains("cannot connect to the D-Bus session bus"), "\(status.reason)")
         #expect(elapsed < .seconds(3))
+        // The public async entry point gives the same answer.
+        #expect(await SecretServiceProbe.check(environment: Self.deadBus) == status)
     }
 
     @Test("no session bus at all (no address, no XDG_RUNTIME_DIR/bus) is named as such")
@@ -35,11 +47,10 @@ struct SecretServiceProbeTests {
     func busWithoutService() async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let clock = ContinuousClock()
-        var status: SecretServiceStatus?
-        let elapsed = await clock.measure { status = await SecretServiceProbe.check(busAddress: bus.address) }
-        #expect(status?.isAvailable == false)
-        #expect(status?.reason.contains("nothing owns org.freedesktop.secrets") == true)
+        let (status, elapsed) = await timedProbe(busAddress: bus.address)
+        print("probe of a bus without a Secret Service took \(elapsed)")
+        #expect(!status.isAvailable)
+        #expect(status.reason.contains("nothing owns org.freedesktop.secrets"), "\(status.reason)")
         #expect(elapsed < .seconds(3))
     }
 
@@ -47,12 +58,10 @@ struct SecretServiceProbeTests {
     func silentBus() async throws {
         let bus = try PrivateBus(answering: false)
         defer { bus.stop() }
-        let clock = ContinuousClock()
-        var status: SecretServiceStatus?
-        let elapsed = await clock.measure { status = await SecretServiceProbe.check(busAddress: bus.address, timeout: 0.75) }
+        let (status, elapsed) = await timedProbe(busAddress: bus.address, timeout: 0.75)
         print("probe of a silent bus took \(elapsed)")
-        #expect(status?.isAvailable == false)
-        #expect(status?.reason.contains("did not answer within") == true, "\(status?.reason ?? "")")
+        #expect(!status.isAvailable)
+        #expect(status.reason.contains("did not answer within"), "\(status.reason)")
         #expect(elapsed < .seconds(3))
     }
 
@@ -74,7 +83,10 @@ struct SecretServiceProbeTests {
         await #expect(throws: TokenStoreError(code: .noSecretService, message: "")) {
             try await store.load(CredentialKey(service: "svc", account: "acct"))
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // End to end through the async API, this includes waiting for a free thread in a busy
+        // parallel test run, so the bound only rules out libsecret's own 25 s D-Bus timeout;
+        // the probe's own time is pinned above (< 3 s) and the CLI tests time a whole process.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test("the chooser falls back to the file store on a dead bus, fast, and says why")
@@ -83,7 +95,7 @@ struct SecretServiceProbeTests {
         let choice = try await TokenStores.makeDefault(environment: Self.deadBus) { () throws(TokenStoreError) -> any TokenStore in
             try fallbackStore()
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(ContinuousClock.now - started < .seconds(20))  // see storeOnDeadBus
         #expect(choice.store.backendName == "file")
         #expect(choice.reason.hasPrefix("file: cannot connect to the D-Bus session bus"))
     }

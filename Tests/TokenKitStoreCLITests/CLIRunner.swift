@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `tokenkit` binary and captures what it printed and how it exited.
-struct CLIResult {
+struct CLIResult: Sendable {
     let status: Int32
     let stdout: [UInt8]
     let stderr: String
@@ -39,6 +39,12 @@ enum CLI {
     /// and exactly `environment` (plus PATH).
     static func run(
         _ arguments: [String], stdin: [UInt8] = [], environment: [String: String], wrapper: [String] = []
+    ) async throws -> CLIResult {
+        try await offPool { try runBlocking(arguments, stdin: stdin, environment: environment, wrapper: wrapper) }
+    }
+
+    static func runBlocking(
+        _ arguments: [String], stdin: [UInt8], environment: [String: String], wrapper: [String]
     ) throws -> CLIResult {
         let process = Process()
         let binary = try binary()
@@ -99,8 +105,8 @@ func expectOneErrorLine(_ result: CLIResult, status: Int32, containing fragment:
 
 /// Skips (or, with TOKENKIT_REQUIRE_SECRET_SERVICE=1, fails) when no Secret Service answers,
 /// checked by asking the binary itself to list on the secret-service backend.
-func requireLiveSecretService(_ environment: [String: String]) throws {
-    let result = try CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
+func requireLiveSecretService(_ environment: [String: String]) async throws {
+    let result = try await CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
     if result.status == 0 { return }
     let message = "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service"
     if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {

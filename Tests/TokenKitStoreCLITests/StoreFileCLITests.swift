@@ -21,81 +21,81 @@ struct StoreFileCLITests {
         var backend: [String] { ["--backend", "file", "--file", file, "--passphrase-file", passphraseFile, "--scrypt-log-n", "4"] }
         var environment: [String: String] { ["HOME": directory] }
 
-        func run(_ arguments: [String], stdin: [UInt8] = [], extraEnvironment: [String: String] = [:]) throws -> CLIResult {
-            try CLI.run(arguments + backend, stdin: stdin, environment: environment.merging(extraEnvironment) { $1 })
+        func run(_ arguments: [String], stdin: [UInt8] = [], extraEnvironment: [String: String] = [:]) async throws -> CLIResult {
+            try await CLI.run(arguments + backend, stdin: stdin, environment: environment.merging(extraEnvironment) { $1 })
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     @Test("put, get, get --reveal, list, delete: outputs and exit codes")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
         let secret: [UInt8] = Array("BIN-SECRET".utf8) + [0, 255, 10, 0]
-        let put = try fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: secret)
+        let put = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: secret)
         #expect(put.status == 0, "\(put.stderr)")
         #expect(put.stderr.isEmpty)
         #expect(!put.stdoutText.contains("BIN-SECRET"))
 
-        let get = try fx.run(["store", "get", "--service", "api", "--account", "ci"])
+        let get = try await fx.run(["store", "get", "--service", "api", "--account", "ci"])
         #expect(get.status == 0)
         #expect(get.stdoutText.contains("kind: secret"))
         #expect(get.stdoutText.contains("size: \(secret.count)"))
         #expect(get.stdoutText.contains("updated: "))
         #expect(!get.stdoutText.contains("BIN-SECRET"))
 
-        let reveal = try fx.run(["store", "get", "--service", "api", "--account", "ci", "--reveal"])
+        let reveal = try await fx.run(["store", "get", "--service", "api", "--account", "ci", "--reveal"])
         #expect(reveal.status == 0)
         #expect(reveal.stdout == secret)
         #expect(reveal.stderr.isEmpty)
 
-        _ = try fx.run(["store", "put", "--service", "api", "--account", "another"], stdin: Array("OTHER-SECRET".utf8))
-        let list = try fx.run(["store", "list", "--service", "api"])
+        _ = try await fx.run(["store", "put", "--service", "api", "--account", "another"], stdin: Array("OTHER-SECRET".utf8))
+        let list = try await fx.run(["store", "list", "--service", "api"])
         #expect(list.status == 0)
         let lines = list.stdoutText.split(separator: "\n")
         #expect(lines.map { $0.split(separator: "\t").first.map(String.init) } == ["another", "ci"])
         #expect(lines.allSatisfy { $0.contains("kind=secret") && $0.contains("size=") })
         #expect(!list.stdoutText.contains("SECRET"))
 
-        let delete = try fx.run(["store", "delete", "--service", "api", "--account", "ci"])
+        let delete = try await fx.run(["store", "delete", "--service", "api", "--account", "ci"])
         #expect(delete.status == 0)
-        expectOneErrorLine(try fx.run(["store", "get", "--service", "api", "--account", "ci"]), status: 1, containing: "no credential stored")
-        expectOneErrorLine(try fx.run(["store", "get", "--service", "api", "--account", "ci", "--reveal"]), status: 1, containing: "no credential stored")
-        expectOneErrorLine(try fx.run(["store", "delete", "--service", "api", "--account", "ci"]), status: 1, containing: "no credential stored")
+        expectOneErrorLine(try await fx.run(["store", "get", "--service", "api", "--account", "ci"]), status: 1, containing: "no credential stored")
+        expectOneErrorLine(try await fx.run(["store", "get", "--service", "api", "--account", "ci", "--reveal"]), status: 1, containing: "no credential stored")
+        expectOneErrorLine(try await fx.run(["store", "delete", "--service", "api", "--account", "ci"]), status: 1, containing: "no credential stored")
     }
 
     @Test("put --token-set stores a token set; --reveal prints it back with the same field names")
-    func tokenSet() throws {
+    func tokenSet() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
         let json = #"{"access_token":"AT-SECRET","refresh_token":"RT-SECRET","token_type":"Bearer","expires_at":1900000000,"scope":"read write","metadata":{"role":"parent"}}"#
-        let put = try fx.run(["store", "put", "--service", "api", "--account", "parent", "--token-set"], stdin: Array(json.utf8))
+        let put = try await fx.run(["store", "put", "--service", "api", "--account", "parent", "--token-set"], stdin: Array(json.utf8))
         #expect(put.status == 0, "\(put.stderr)")
-        let get = try fx.run(["store", "get", "--service", "api", "--account", "parent"])
+        let get = try await fx.run(["store", "get", "--service", "api", "--account", "parent"])
         #expect(get.stdoutText.contains("kind: token-set"))
         #expect(get.stdoutText.contains("expires: 2030-03-17T17:46:40Z"))
         #expect(!get.stdoutText.contains("AT-SECRET") && !get.stdoutText.contains("RT-SECRET"))
-        let reveal = try fx.run(["store", "get", "--service", "api", "--account", "parent", "--reveal"])
+        let reveal = try await fx.run(["store", "get", "--service", "api", "--account", "parent", "--reveal"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(reveal.stdout)) as? [String: Any])
         #expect(object["access_token"] as? String == "AT-SECRET")
         #expect(object["refresh_token"] as? String == "RT-SECRET")
         #expect(object["expires_at"] as? Int == 1_900_000_000)
         #expect((object["metadata"] as? [String: String])?["role"] == "parent")
-        let list = try fx.run(["store", "list", "--service", "api"])
+        let list = try await fx.run(["store", "list", "--service", "api"])
         #expect(list.stdoutText.contains("expires=2030-03-17T17:46:40Z"))
         #expect(!list.stdoutText.contains("SECRET"))
         expectOneErrorLine(
-            try fx.run(["store", "put", "--service", "api", "--account", "bad", "--token-set"], stdin: Array(#"{"refresh_token":"x"}"#.utf8)),
+            try await fx.run(["store", "put", "--service", "api", "--account", "bad", "--token-set"], stdin: Array(#"{"refresh_token":"x"}"#.utf8)),
             status: 64, containing: "access_token")
     }
 
     @Test("wrong passphrase and a tampered file: exit 2 with different, named reasons, no secrets")
-    func wrongPassphraseVersusTampered() throws {
+    func wrongPassphraseVersusTampered() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
-        _ = try fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: Array("KEEP-SECRET".utf8))
-        let wrong = try CLI.run(
+        _ = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: Array("KEEP-SECRET".utf8))
+        let wrong = try await CLI.run(
             ["store", "get", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
             environment: ["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "not-it"])
         expectOneErrorLine(wrong, status: 2, containing: "wrong passphrase")
@@ -105,59 +105,59 @@ struct StoreFileCLITests {
         bytes[bytes.count - 3] ^= 0x10
         try Data(bytes).write(to: URL(fileURLWithPath: fx.file))
         chmod(fx.file, 0o600)
-        let tampered = try fx.run(["store", "get", "--service", "api", "--account", "ci"])
+        let tampered = try await fx.run(["store", "get", "--service", "api", "--account", "ci"])
         expectOneErrorLine(tampered, status: 2, containing: "modified or damaged")
         #expect(!tampered.stderr.contains("wrong passphrase"))
         try Data(bytes.prefix(50)).write(to: URL(fileURLWithPath: fx.file))
-        expectOneErrorLine(try fx.run(["store", "list", "--service", "api"]), status: 2, containing: "truncated")
+        expectOneErrorLine(try await fx.run(["store", "list", "--service", "api"]), status: 2, containing: "truncated")
     }
 
     @Test("a 0644 store file is refused with exit 2 and the fix")
-    func loosePermissions() throws {
+    func loosePermissions() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
-        _ = try fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: [1])
+        _ = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: [1])
         chmod(fx.file, 0o644)
-        expectOneErrorLine(try fx.run(["store", "get", "--service", "api", "--account", "ci"]), status: 2, containing: "chmod 600")
+        expectOneErrorLine(try await fx.run(["store", "get", "--service", "api", "--account", "ci"]), status: 2, containing: "chmod 600")
     }
 
     @Test("no passphrase anywhere (no file, no variable, no terminal) is a clear error, never an empty passphrase")
-    func missingPassphrase() throws {
+    func missingPassphrase() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["store", "put", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
             stdin: [1], environment: ["HOME": fx.directory], wrapper: ["/usr/bin/setsid", "--wait"])
         expectOneErrorLine(result, status: 2, containing: "TOKENKIT_PASSPHRASE")
         #expect(!FileManager.default.fileExists(atPath: fx.file))
-        let empty = try CLI.run(
+        let empty = try await CLI.run(
             ["store", "put", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
             stdin: [1], environment: ["HOME": fx.directory, "TOKENKIT_PASSPHRASE": ""], wrapper: ["/usr/bin/setsid", "--wait"])
         expectOneErrorLine(empty, status: 2, containing: "empty")
     }
 
     @Test("usage errors exit 64: missing options, empty stdin, bad names")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
-        let missing = try fx.run(["store", "get", "--account", "ci"])
+        let missing = try await fx.run(["store", "get", "--account", "ci"])
         #expect(missing.status == 64)
         #expect(missing.stdout.isEmpty)
-        expectOneErrorLine(try fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: []), status: 64, containing: "nothing on stdin")
-        expectOneErrorLine(try fx.run(["store", "get", "--service", "", "--account", "ci"]), status: 64, containing: "invalid credential key")
+        expectOneErrorLine(try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: []), status: 64, containing: "nothing on stdin")
+        expectOneErrorLine(try await fx.run(["store", "get", "--service", "", "--account", "ci"]), status: 64, containing: "invalid credential key")
     }
 
     @Test("--backend auto with no Secret Service uses the file, fast, and get says why")
-    func autoFallsBackToFile() throws {
+    func autoFallsBackToFile() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
         for environment in [["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], [:]] {
             let env = environment.merging(["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "auto-pass", "XDG_DATA_HOME": "\(fx.directory)/xdg"]) { $1 }
-            let put = try CLI.run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("AUTO-SECRET".utf8), environment: env)
+            let put = try await CLI.run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("AUTO-SECRET".utf8), environment: env)
             #expect(put.status == 0, "\(put.stderr)")
             #expect(put.elapsed < .seconds(3), "took \(put.elapsed)")
             #expect(FileManager.default.fileExists(atPath: "\(fx.directory)/xdg/tokenkit/credentials.tkstore"))
-            let get = try CLI.run(["store", "get", "--service", "api", "--account", "auto"], environment: env)
+            let get = try await CLI.run(["store", "get", "--service", "api", "--account", "auto"], environment: env)
             #expect(get.status == 0)
             #expect(get.stdoutText.contains("backend: file: "))
             #expect(get.stdoutText.contains(environment.isEmpty ? "DBUS_SESSION_BUS_ADDRESS is not set" : "cannot connect to the D-Bus session bus"))
@@ -165,10 +165,10 @@ struct StoreFileCLITests {
     }
 
     @Test("--backend secret-service with no Secret Service: exit 2 within a second or so, naming the cause and the fix")
-    func explicitSecretServiceMissing() throws {
+    func explicitSecretServiceMissing() async throws {
         let fx = try Fixture()
         defer { fx.remove() }
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["store", "put", "--service", "api", "--account", "x", "--backend", "secret-service"], stdin: Array("NOPE-SECRET".utf8),
             environment: ["HOME": fx.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
         print("no-Secret-Service failure took \(result.elapsed)")

@@ -12,34 +12,38 @@ struct StoreSecretServiceCLITests {
     }
 
     @Test("put, get, get --reveal, list, delete on the keyring")
-    func roundTrip() throws {
-        try requireLiveSecretService(environment)
+    func roundTrip() async throws {
+        try await requireLiveSecretService(environment)
         let service = "dev.tokenkit.cli-tests.\(UUID().uuidString)"
         let backend = ["--backend", "secret-service"]
         let secret: [UInt8] = Array("KEYRING-SECRET".utf8) + [0, 1, 0]
-        let put = try CLI.run(["store", "put", "--service", service, "--account", "ci"] + backend, stdin: secret, environment: environment)
+        let put = try await CLI.run(["store", "put", "--service", service, "--account", "ci"] + backend, stdin: secret, environment: environment)
         #expect(put.status == 0, "\(put.stderr)")
-        let get = try CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment)
+        let get = try await CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment)
         #expect(get.status == 0)
         #expect(get.stdoutText.contains("backend: secret-service"))
         #expect(get.stdoutText.contains("size: \(secret.count)"))
         #expect(!get.stdoutText.contains("KEYRING-SECRET"))
-        let reveal = try CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"] + backend, environment: environment)
+        let reveal = try await CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"] + backend, environment: environment)
         #expect(reveal.stdout == secret)
-        let auto = try CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"], environment: environment)
+        let auto = try await CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"], environment: environment)
         #expect(auto.stdout == secret, "auto picks the live Secret Service: \(auto.stderr)")
-        let list = try CLI.run(["store", "list", "--service", service] + backend, environment: environment)
+        let list = try await CLI.run(["store", "list", "--service", service] + backend, environment: environment)
         #expect(list.stdoutText.hasPrefix("ci\tkind=secret\tsize=\(secret.count)"))
         #expect(!list.stdoutText.contains("KEYRING-SECRET"))
-        #expect(try CLI.run(["store", "delete", "--service", service, "--account", "ci"] + backend, environment: environment).status == 0)
+        #expect(try await CLI.run(["store", "delete", "--service", service, "--account", "ci"] + backend, environment: environment).status == 0)
         expectOneErrorLine(
-            try CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment),
+            try await CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment),
             status: 1, containing: "no credential stored")
     }
 
     /// Runs a shell script inside a fresh private bus with its own unlocked keyring, with
     /// `$TOKENKIT` set to the binary under test.
-    func inPrivateKeyring(_ script: String) throws -> CLIResult {
+    func inPrivateKeyring(_ script: String) async throws -> CLIResult {
+        try await offPool { try Self.inPrivateKeyringBlocking(script) }
+    }
+
+    static func inPrivateKeyringBlocking(_ script: String) throws -> CLIResult {
         let binary = try CLI.binary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.withSecretService)
@@ -72,21 +76,21 @@ struct StoreSecretServiceCLITests {
         """
 
     @Test("a locked collection is reported as locked (exit 2), never as 'not found'")
-    func lockedCollection() throws {
-        try requireLiveSecretService(environment)
-        let result = try inPrivateKeyring("""
+    func lockedCollection() async throws {
+        try await requireLiveSecretService(environment)
+        let result = try await inPrivateKeyring("""
             printf 'LOCKED-SECRET' | "$TOKENKIT" store put --service svc --account a --backend secret-service >/dev/null || exit 98
             \(Self.lockDefaultCollection)
             "$TOKENKIT" store get --service svc --account a --backend secret-service
             """)
         expectOneErrorLine(result, status: 2, containing: "locked")
         #expect(!result.stderr.contains("no credential"))
-        let put = try inPrivateKeyring("""
+        let put = try await inPrivateKeyring("""
             \(Self.lockDefaultCollection)
             printf 'LOCKED-SECRET' | "$TOKENKIT" store put --service svc --account b --backend secret-service
             """)
         expectOneErrorLine(put, status: 2, containing: "locked")
-        let list = try inPrivateKeyring("""
+        let list = try await inPrivateKeyring("""
             \(Self.lockDefaultCollection)
             "$TOKENKIT" store list --service svc --backend secret-service
             """)
@@ -94,9 +98,9 @@ struct StoreSecretServiceCLITests {
     }
 
     @Test("a hung Secret Service (provider stopped) gives a timeout error within the deadline, not a 50 s hang")
-    func hungProvider() throws {
-        try requireLiveSecretService(environment)
-        let result = try inPrivateKeyring("""
+    func hungProvider() async throws {
+        try await requireLiveSecretService(environment)
+        let result = try await inPrivateKeyring("""
             kill -STOP "$WITH_SECRET_SERVICE_KEYRING_PID" || exit 99
             start=$(date +%s%N)
             printf 'HUNG-SECRET' | "$TOKENKIT" store put --service svc --account a --backend secret-service

@@ -8,7 +8,7 @@ import TokenKitStore
 struct EncryptedFileProcessTests {
     static let passphrase = "stress-pass"
 
-    struct Fixture {
+    struct Fixture: Sendable {
         let directory: String
         let path: String
         let passphraseFile: String
@@ -55,13 +55,16 @@ struct EncryptedFileProcessTests {
         var previous: String? = nil
         var killedMidRun = 0
         for round in 0..<50 {
-            let (process, output) = try fixture.launch("overwrite", "target", count: 1_000_000)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 5...80)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal { killedMidRun += 1 }
-            let acknowledged = String(decoding: PipeIO.readAll(output.fileHandleForReading), as: UTF8.self)
-                .split(separator: "\n").compactMap { Int($0) }.last ?? 0
+            let delay = Int.random(in: 5...80)
+            let (killed, acknowledged) = try await offPool { () throws -> (Bool, Int) in
+                let (process, output) = try fixture.launch("overwrite", "target", count: 1_000_000)
+                usleep(useconds_t(delay * 1000))
+                kill(process.processIdentifier, SIGKILL)
+                let printed = String(decoding: PipeIO.readAll(output.fileHandleForReading), as: UTF8.self)
+                process.waitUntilExit()
+                return (process.terminationReason == .uncaughtSignal, printed.split(separator: "\n").compactMap { Int($0) }.last ?? 0)
+            }
+            if killed { killedMidRun += 1 }
             let store = try fixture.store()
             let loaded = try await store.load(target).map { String(decoding: $0.secret, as: UTF8.self) }
             let allowed: Set<String?> = acknowledged == 0
@@ -83,11 +86,15 @@ struct EncryptedFileProcessTests {
         let fixture = try Fixture()
         defer { TestEnvironment.remove(fixture.directory) }
         let writers = 4, perWriter = 15
-        let launched = try (0..<writers).map { try fixture.launch("fill", "p\($0)", count: perWriter) }
-        for (process, _) in launched {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+        let statuses = try await offPool { () throws -> [Int32] in
+            let launched = try (0..<writers).map { try fixture.launch("fill", "p\($0)", count: perWriter) }
+            return launched.map { process, output in
+                _ = PipeIO.readAll(output.fileHandleForReading)
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
         }
+        #expect(statuses == Array(repeating: 0, count: writers))
         let store = try fixture.store()
         let accounts = try await store.accounts(service: "stress").map(\.account)
         let expected = (0..<writers).flatMap { w in (1...perWriter).map { "p\(w)-\($0)" } }

@@ -18,7 +18,7 @@ final class Deadline: @unchecked Sendable {
         // g_cancellable_new never returns NULL.
         cancellable = g_cancellable_new()
         self.seconds = seconds
-        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.schedule(deadline: .now() + seconds)
         let target = UnsafeMutableRawPointer(cancellable)
         g_object_ref(target)  // the timer's own reference, dropped when it fires or is cancelled
@@ -31,6 +31,10 @@ final class Deadline: @unchecked Sendable {
         }
         timer.resume()
     }
+
+    /// A serial queue of its own (so it gets a thread even when the global pool is saturated
+    /// and a deadline is never late because other work hogs the pool).
+    private static let timerQueue = DispatchQueue(label: "dev.tokenkit.deadlines", qos: .userInitiated)
 
     /// Whether the deadline passed (and cancelled the operation).
     var expired: Bool { g_cancellable_is_cancelled(cancellable) != 0 }

@@ -22,5 +22,6 @@ public struct ScryptCost: Sendable, Hashable, CustomStringConvertible {
         self.p = p
     }
 
+    /// E.g. `scrypt(N=2^15, r=8, p=1)`.
     public var description: String { "scrypt(N=2^\(logN), r=\(r), p=\(p))" }
 }

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import TokenKitStore
+
+/// A ``RefreshLock`` made of `flock(2)` locks on files in a private directory, shared by
+/// every process (and every ``AuthProvider`` in one process) that uses the same directory.
+///
+/// Guarantees:
+/// - The directory is created with mode 0700 when missing, and refused unless it is a real
+///   directory (not a symlink) owned by the current user with no group or other access.
+/// - Lock files are opened with `O_NOFOLLOW`, mode 0600, and hold no data; their names are
+///   a hash of the credential key (two keys sharing a hash only share a lock, never data).
+/// - Waiting polls a non-blocking `flock` with `Task.sleep`, so no cooperative thread is
+///   blocked; it gives up with ``AuthError/Code/lock`` after ``timeout``. The kernel drops
+///   the lock when the holder exits, even if it crashes.
+///
+/// It does not coordinate across machines (e.g. a home directory on NFS): use a directory
+/// local to this machine, such as ``defaultDirectory(environment:userID:)``.
+public struct FileRefreshLock: RefreshLock {
+    /// The directory holding the lock files.
+    public let directory: String
+    /// How long ``acquire(for:)`` waits before giving up.
+    public let timeout: Duration
+
+    /// Creates a lock in `directory`; nothing is touched on disk until ``acquire(for:)``.
+    public init(directory: String, timeout: Duration = .seconds(30)) {
+        self.directory = directory
+        self.timeout = timeout
+    }
+
+    /// `$XDG_RUNTIME_DIR/tokenkit` when `XDG_RUNTIME_DIR` is an absolute path, else
+    /// `/tmp/tokenkit-<uid>`. The library never reads the environment itself: pass it in
+    /// (e.g. `ProcessInfo.processInfo.environment`).
+    public static func defaultDirectory(environment: [String: String], userID: UInt32 = UInt32(geteuid())) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), runtime.utf8.count < 3000 {
+            return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/tokenkit"
+        }
+        return "/tmp/tokenkit-\(userID)"
+    }
+
+    /// Takes the lock for `key`, waiting up to ``timeout``.
+    public func acquire(for key: CredentialKey) async throws(AuthError) -> RefreshLockLease {
+        try Self.prepareDirectory(directory)
+        let path = directory + "/refresh-" + Self.fileName(for: key) + ".lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .lock("cannot open a lock file in \(directory): \(Self.errnoText())") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
+            close(fd)
+            throw .lock("a lock file in \(directory) is not a regular file owned by this user")
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var pause = Duration.milliseconds(2)
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                return RefreshLockLease {
+                    _ = flock(fd, LOCK_UN)
+                    close(fd)
+                }
+            }
+            let failure = errno
+            guard failure == EWOULDBLOCK || failure == EAGAIN || failure == EINTR else {
+                close(fd)
+                throw .lock("flock failed: \(String(cString: strerror(failure)))")
+            }
+            guard clock.now < deadline else {
+                close(fd)
+                throw .lock("timed out after \(timeout) waiting for another process to finish refreshing")
+            }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                close(fd)
+                throw .cancelled
+            }
+            pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+
+    /// Creates `path` (mode 0700) if missing and checks that it is private to this user.
+    static func prepareDirectory(_ path: String) throws(AuthError) {
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw .lock("cannot create \(path): \(errnoText())")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .lock("cannot inspect \(path): \(errnoText())") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .lock("\(path) is not a directory") }
+        guard info.st_uid == geteuid() else { throw .lock("\(path) is not owned by the current user") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .lock("\(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8)); expected 700)")
+        }
+    }
+
+    /// 32 hex digits identifying `key` (two FNV-1a-64 hashes with different offsets).
+    static func fileName(for key: CredentialKey) -> String {
+        let bytes = Array(key.service.utf8) + [0] + Array(key.account.utf8)
+        func fnv(_ basis: UInt64) -> String {
+            var hash = basis
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        return fnv(0xCBF2_9CE4_8422_2325) + fnv(0x6C62_272E_07BB_0142)
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

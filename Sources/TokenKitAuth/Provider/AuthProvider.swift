@@ -1,0 +1,327 @@
+import Foundation
+import Logging
+import TokenKitStore
+
+/// Hands out valid access tokens for one stored credential, refreshing it when needed.
+///
+/// Guarantees:
+/// - ``validAccessToken()`` returns the current access token unless it expires within
+///   ``skew``. Expiry is the JWT's `exp` when the access token is a JWT, else the stored
+///   `expires_at`; a token with neither is used until the server rejects it.
+/// - Single flight: concurrent callers share one store read and at most one refresh; its
+///   result or its error reaches all of them. Cancelling one waiter returns
+///   ``AuthError/Code/cancelled`` to that waiter only; the refresh goes on for the others.
+/// - The refreshed token set is saved with a compare-and-swap against the credential that
+///   was refreshed *before* any caller receives it. A rejected refresh token
+///   (``AuthError/Code/signInRequired``) clears the stored credential (only if it is still
+///   the one that was refreshed) and every waiter gets that error.
+/// - With a ``RefreshLock``, refreshes across processes are serialized and the store is
+///   re-read after taking the lock: if another process already refreshed, its token set is
+///   used and the server is not called.
+/// - A failed refresh is not cached: the next call tries again, subject to ``RefreshBackoff``.
+/// - Tokens never appear in errors, events or log messages.
+///
+/// It does not guarantee that a returned token is accepted by the server (it may have been
+/// revoked); use ``refreshAfterRejection(of:)`` (or ``AuthorizingHTTPTransport``) on a 401.
+/// The credential is read from the store once and then cached: a sign-out by another process
+/// is noticed at the next refresh, not before.
+public actor AuthProvider {
+    /// The stored credential this provider manages.
+    public nonisolated let key: CredentialKey
+    /// How long before expiry a token is already treated as expired.
+    public nonisolated let skew: Duration
+    private let store: any TokenStore
+    private let refresher: any TokenRefresher
+    private let clock: any AuthClock
+    private let lock: (any RefreshLock)?
+    private let backoff: RefreshBackoff
+    private let logger: Logger?
+
+    /// The last credential read from or written to the store.
+    private var current: CurrentCredential?
+    /// Callers waiting for the operation in flight; `nil` when none is running.
+    private var waiters: [UInt64: CheckedContinuation<Result<CurrentCredential, AuthError>, Never>]?
+    private var nextID: UInt64 = 0
+    private var failures = 0
+    private var lastFailure: AuthError?
+    private var retryNotBefore: Date?
+    private var subscribers: [UInt64: AsyncStream<AuthEvent>.Continuation] = [:]
+
+    /// Creates a provider for the credential stored under `key` in `store`.
+    ///
+    /// - Parameters:
+    ///   - refresher: Called (at most once per refresh) with the stored token set.
+    ///   - skew: Tokens expiring within this interval are refreshed first (default 60 s).
+    ///     Pick it below the server's token lifetime: a token that lives shorter than the skew
+    ///     is already "expiring" when issued, so every call refreshes it (one at a time).
+    ///   - clock: The source of time for expiry and backoff decisions.
+    ///   - lock: Coordinates refreshes with other processes sharing `store`; `nil` for none.
+    ///   - backoff: The delay policy after refreshes fail in a row.
+    ///   - logger: Receives state changes and failure reasons, never tokens.
+    public init(
+        store: any TokenStore,
+        key: CredentialKey,
+        refresher: any TokenRefresher,
+        skew: Duration = .seconds(60),
+        clock: any AuthClock = SystemAuthClock(),
+        lock: (any RefreshLock)? = nil,
+        backoff: RefreshBackoff = .standard,
+        logger: Logger? = nil
+    ) {
+        self.store = store
+        self.key = key
+        self.refresher = refresher
+        self.skew = max(.zero, skew)
+        self.clock = clock
+        self.lock = lock
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    /// A valid access token: the current one, or a refreshed one when it expires within ``skew``.
+    ///
+    /// Throws ``AuthError/Code/signInRequired`` when nothing is stored or the refresh token was
+    /// rejected; other codes for network, store, lock or server failures.
+    public func validAccessToken() async throws(AuthError) -> String {
+        if waiters == nil, let current, !isExpiring(current.tokenSet) {
+            return current.tokenSet.accessToken
+        }
+        return try await runOrJoin(rejected: nil).tokenSet.accessToken
+    }
+
+    /// Call when the server rejected `token` (HTTP 401). Refreshes only when `token` is still
+    /// the current access token, so a burst of rejections of one token causes one refresh;
+    /// otherwise returns the newer current token.
+    public func refreshAfterRejection(of token: String) async throws(AuthError) -> String {
+        if waiters != nil {
+            let joined = try await join().tokenSet.accessToken
+            if joined != token { return joined }
+        } else if let current, current.tokenSet.accessToken != token {
+            return current.tokenSet.accessToken
+        }
+        return try await runOrJoin(rejected: token).tokenSet.accessToken
+    }
+
+    /// Stores `tokenSet` as the credential (replacing any) and reports ``AuthEvent/Kind/signedIn``.
+    public func signIn(_ tokenSet: TokenSet) async throws(AuthError) {
+        let credential = Credential(tokenSet: tokenSet)
+        do throws(TokenStoreError) { try await store.save(credential, for: key) } catch { throw .store(error) }
+        current = CurrentCredential(credential: credential, tokenSet: tokenSet)
+        failures = 0
+        retryNotBefore = nil
+        logger?.info("signed in", metadata: ["credential": "\(key)"])
+        publish(.signedIn, expiresAt: accessTokenExpiry(of: tokenSet))
+    }
+
+    /// Deletes the stored credential and reports ``AuthEvent/Kind/signedOut``. A refresh that
+    /// is in flight will not write its result back (its compare-and-swap fails).
+    public func signOut() async throws(AuthError) {
+        do throws(TokenStoreError) { try await store.delete(key) } catch { throw .store(error) }
+        current = nil
+        logger?.info("signed out", metadata: ["credential": "\(key)"])
+        publish(.signedOut, expiresAt: nil)
+    }
+
+    /// A stream of state changes from now on. Each call returns a new independent
+    /// subscription; events are buffered per subscriber (the newest 100 are kept).
+    public func events() -> AsyncStream<AuthEvent> {
+        let id = takeID()
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(100))
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    /// How many callers wait for the operation in flight (observed by tests).
+    var waiterCount: Int { waiters?.count ?? 0 }
+    /// How many event subscriptions are live (observed by tests).
+    var subscriberCount: Int { subscribers.count }
+
+    // MARK: - Single flight
+
+    /// Starts the store/refresh operation unless one is running, then waits for its result.
+    private func runOrJoin(rejected: String?) async throws(AuthError) -> CurrentCredential {
+        if waiters == nil {
+            waiters = [:]
+            let known = current
+            Task {
+                let result = await self.resolve(known: known, rejected: rejected)
+                self.finish(result)
+            }
+        }
+        return try await join()
+    }
+
+    /// Waits for the operation in flight; a cancelled waiter leaves with ``AuthError/cancelled``.
+    private func join() async throws(AuthError) -> CurrentCredential {
+        let id = takeID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurrentCredential, AuthError>, Never>) in
+                if Task.isCancelled {
+                    continuation.resume(returning: .failure(.cancelled))
+                } else if waiters == nil {
+                    // Nothing in flight (cannot happen while callers check first): report the present state.
+                    continuation.resume(returning: current.map { .success($0) }
+                        ?? .failure(.signInRequired("no credential is stored for \(key)")))
+                } else {
+                    waiters?[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+        return try result.get()
+    }
+
+    private func cancelWaiter(_ id: UInt64) {
+        waiters?.removeValue(forKey: id)?.resume(returning: .failure(.cancelled))
+    }
+
+    /// Records the operation's outcome and hands it to every waiter.
+    private func finish(_ result: Result<CurrentCredential, AuthError>) {
+        switch result {
+        case .success(let credential):
+            if let previous = current, !previous.credential.hasSameSecret(as: credential.credential) {
+                publish(.refreshed, expiresAt: accessTokenExpiry(of: credential.tokenSet))
+            }
+            current = credential
+            failures = 0
+            retryNotBefore = nil
+        case .failure(let error) where error.code == .signInRequired:
+            if current != nil { publish(.signedOut, expiresAt: nil) }
+            current = nil
+            failures = 0
+            retryNotBefore = nil
+        case .failure(let error) where error.code == .retryLater || error.code == .cancelled:
+            break
+        case .failure(let error):
+            failures += 1
+            lastFailure = error
+            if let delay = backoff.delay(afterFailures: failures) {
+                retryNotBefore = clock.now.addingTimeInterval(delay.timeInterval)
+            }
+        }
+        let waiting = waiters ?? [:]
+        waiters = nil
+        for continuation in waiting.values { continuation.resume(returning: result) }
+    }
+
+    // MARK: - The operation
+
+    /// Reads the store and refreshes when needed. `known` is the credential the caller saw;
+    /// `rejected` the access token the server refused, if any.
+    private func resolve(known: CurrentCredential?, rejected: String?) async -> Result<CurrentCredential, AuthError> {
+        do throws(AuthError) {
+            // First use: a fresh stored token needs neither the lock nor the server.
+            if known == nil, rejected == nil, let stored = try await load(), !isExpiring(stored.tokenSet) {
+                return .success(stored)
+            }
+            if let notBefore = retryNotBefore, clock.now < notBefore {
+                if let stored = try await load(), isUsable(stored, rejected: rejected) { return .success(stored) }
+                let wait = Int(notBefore.timeIntervalSince(clock.now).rounded(.up))
+                throw AuthError(
+                    code: .retryLater,
+                    message: "refreshing failed \(failures) times in a row (last: \(lastFailure?.message ?? "unknown")); next attempt in \(wait) s")
+            }
+            let lease = try await lock?.acquire(for: key)
+            defer { lease?.release() }
+            guard let stored = try await load() else {
+                throw AuthError.signInRequired("no credential is stored for \(key)")
+            }
+            if isUsable(stored, rejected: rejected) {
+                logger?.debug("stored token is usable; no refresh needed", metadata: ["credential": "\(key)"])
+                return .success(stored)
+            }
+            return .success(try await refresh(stored, rejected: rejected))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Calls the refresher for `stored` and saves the result with compare-and-swap.
+    private func refresh(_ stored: CurrentCredential, rejected: String?) async throws(AuthError) -> CurrentCredential {
+        guard let refreshToken = stored.tokenSet.refreshToken, !refreshToken.isEmpty else {
+            throw AuthError.signInRequired(rejected == nil
+                ? "the access token expired and no refresh token is stored"
+                : "the server rejected the access token and no refresh token is stored")
+        }
+        logger?.info("refreshing access token", metadata: ["credential": "\(key)"])
+        let fresh: TokenSet
+        do throws(AuthError) {
+            fresh = try await refresher.refresh(stored.tokenSet)
+        } catch where error.code == .signInRequired {
+            logger?.notice("refresh token rejected; clearing the stored credential", metadata: ["credential": "\(key)"])
+            do throws(TokenStoreError) {
+                _ = try await store.replace(key, expected: stored.credential, with: nil)
+            } catch {
+                logger?.warning("could not clear the rejected credential", metadata: ["reason": "\(error.message)"])
+            }
+            throw error
+        }
+        let saved = CurrentCredential(credential: Credential(tokenSet: fresh), tokenSet: fresh)
+        let swapped: Bool
+        do throws(TokenStoreError) {
+            swapped = try await store.replace(key, expected: stored.credential, with: saved.credential)
+        } catch {
+            throw AuthError(code: .store, message: "the refreshed token set could not be saved: \(error.message)")
+        }
+        guard swapped else {
+            // Someone else wrote (a sign-in, a sign-out, or a refresher without the lock):
+            // the store wins, and the refreshed set is dropped unsaved.
+            guard let now = try await load() else {
+                throw AuthError.signInRequired("the credential was removed while it was being refreshed")
+            }
+            if isUsable(now, rejected: rejected) { return now }
+            throw AuthError(code: .conflict, message: "the stored credential changed while refreshing; the refreshed token set was not saved")
+        }
+        logger?.info("access token refreshed", metadata: ["credential": "\(key)"])
+        return saved
+    }
+
+    /// Reads the stored credential; `nil` when none is stored.
+    private func load() async throws(AuthError) -> CurrentCredential? {
+        let credential: Credential?
+        do throws(TokenStoreError) { credential = try await store.load(key) } catch { throw .store(error) }
+        guard let credential else { return nil }
+        do throws(TokenStoreError) {
+            return CurrentCredential(credential: credential, tokenSet: try credential.tokenSet())
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Whether `stored` can be handed out: not expiring, and not the token the server refused.
+    private func isUsable(_ stored: CurrentCredential, rejected: String?) -> Bool {
+        stored.tokenSet.accessToken != rejected && !isExpiring(stored.tokenSet)
+    }
+
+    /// Whether `tokenSet`'s access token expires within ``skew`` (never, when its expiry is unknown).
+    private func isExpiring(_ tokenSet: TokenSet) -> Bool {
+        guard let expiry = accessTokenExpiry(of: tokenSet) else { return false }
+        return clock.now.addingTimeInterval(skew.timeInterval) >= expiry
+    }
+
+    // MARK: - Events
+
+    private func publish(_ kind: AuthEvent.Kind, expiresAt: Date?) {
+        let event = AuthEvent(kind: kind, key: key, expiresAt: expiresAt)
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        subscribers.removeValue(forKey: id)
+    }
+
+    private func takeID() -> UInt64 {
+        nextID += 1
+        return nextID
+    }
+}
+
+/// A stored credential together with its decoded token set.
+struct CurrentCredential: Sendable {
+    let credential: Credential
+    let tokenSet: TokenSet
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import TokenKitAuth
+import TokenKitStore
+import TokenKitURLSession
+
+/// `tokenkit token`: prints a valid access token for a stored credential, refreshing it
+/// through the OAuth 2.0 refresh_token grant when it is expired or within the skew.
+///
+/// Guarantees: stdout receives the access token and a newline, and nothing else, only after
+/// a rotated token set was saved. Concurrent invocations sharing one stored credential refresh
+/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>`, and a
+/// re-read of the store after taking it). A rejected refresh token removes the stored
+/// credential and exits 1. Secrets are never taken from arguments and never printed in errors.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print a valid access token for a stored credential, refreshing it first when needed.",
+        discussion: """
+            The credential is a token set (as stored by `tokenkit store put --token-set`). When its \
+            access token expires within --skew seconds (a JWT's own exp wins over the stored \
+            expires_at), the refresh token is sent to --token-endpoint (https, or http on a loopback \
+            address), the new token set is saved, and then the access token is printed. \
+            Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
+            rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
+            network, storage or key error; 64 usage error.
+            """)
+
+    @OptionGroup var key: CredentialKeyOptions
+
+    @Option(name: .customLong("token-endpoint"), help: "The OAuth 2.0 token endpoint URL (https; http only for loopback addresses).")
+    var tokenEndpoint: String
+
+    @Option(name: .customLong("client-id"), help: "The OAuth client id.")
+    var clientID: String
+
+    @Option(
+        name: .customLong("client-secret-file"),
+        help: "A file holding the client secret (sent with HTTP Basic); without it the client is public and client_id goes in the form.")
+    var clientSecretFile: String?
+
+    @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
+    var skew: DurationArgument?
+
+    @OptionGroup var backend: BackendOptions
+
+    /// The skew when `--skew` is not given.
+    static let defaultSkewSeconds: Int64 = 60
+    /// The longest skew accepted (a day).
+    static let maximumSkewSeconds: Int64 = 86_400
+
+    func run() async throws {
+        try await reportingFailures {
+            do {
+                try await printToken()
+            } catch {
+                throw TokenCommandFailure.from(error)
+            }
+        }
+    }
+
+    /// Checks the arguments, opens the store, and prints the token.
+    private func printToken() async throws {
+        let credentialKey = try key.key()
+        let skewSeconds = skew?.seconds ?? Self.defaultSkewSeconds
+        guard skewSeconds <= Self.maximumSkewSeconds else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
+        }
+        guard let endpoint = URL(string: tokenEndpoint) else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
+        }
+        let authentication = try clientSecretFile.map { path in
+            ClientAuthentication.clientSecretBasic(secret: try ClientSecretFile.read(path))
+        } ?? .none
+        let grant = try OAuth2RefreshTokenGrant(
+            tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
+            transport: URLSessionTransport(timeout: 30))
+        let environment = ProcessInfo.processInfo.environment
+        let opened = try await backend.openStore(environment: environment)
+        let provider = AuthProvider(
+            store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
+            lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
+        let token = try await provider.validAccessToken()
+        StandardStreams.printOutput(token)
+    }
+}

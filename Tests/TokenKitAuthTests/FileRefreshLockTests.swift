@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TokenKitStore
+@testable import TokenKitAuth
+
+@Suite("FileRefreshLock")
+struct FileRefreshLockTests {
+    func temporaryDirectory() -> String {
+        NSTemporaryDirectory() + "tokenkit-lock-test-\(UUID().uuidString)"
+    }
+
+    @Test("the default directory is under XDG_RUNTIME_DIR, else a per-uid /tmp directory")
+    func defaultDirectory() {
+        #expect(FileRefreshLock.defaultDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000) == "/run/user/1000/tokenkit")
+        #expect(FileRefreshLock.defaultDirectory(environment: [:], userID: 1000) == "/tmp/tokenkit-1000")
+        #expect(FileRefreshLock.defaultDirectory(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7) == "/tmp/tokenkit-7")
+    }
+
+    @Test("the directory is created 0700 and a group-readable one is refused")
+    func directoryPermissions() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = try CredentialKey(service: "s", account: "a")
+        let lease = try await FileRefreshLock(directory: directory).acquire(for: key)
+        lease.release()
+        let mode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: directory)
+        let error = await #expect(throws: AuthError.self) { try await FileRefreshLock(directory: directory).acquire(for: key) }
+        #expect(error?.code == .lock)
+        #expect(error?.message.contains("expected 700") == true)
+    }
+
+    @Test("a second holder waits until the first releases, and times out with a clear error")
+    func exclusion() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = try CredentialKey(service: "s", account: "a")
+        let first = try await FileRefreshLock(directory: directory).acquire(for: key)
+        let error = await #expect(throws: AuthError.self) {
+            try await FileRefreshLock(directory: directory, timeout: .milliseconds(50)).acquire(for: key)
+        }
+        #expect(error?.message.contains("timed out") == true)
+        // Another key is independent.
+        try await FileRefreshLock(directory: directory, timeout: .milliseconds(50)).acquire(for: CredentialKey(service: "s", account: "b")).release()
+        let waiter = Task { try await FileRefreshLock(directory: directory, timeout: .seconds(30)).acquire(for: key) }
+        first.release()
+        try await waiter.value.release()
+    }
+
+    @Test("two providers with separate caches over one store refresh once through the lock")
+    func twoProviders() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await Fixture.with { f in
+            try await f.seed(expiresIn: -5)
+            let lock = FileRefreshLock(directory: directory)
+            let providers = try (0..<4).map { _ in try f.provider(lock: lock) }
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for provider in providers {
+                    for _ in 0..<25 { group.addTask { try await provider.validAccessToken() } }
+                }
+                var all: Set<String> = []
+                for try await token in group { all.insert(token) }
+                return all
+            }
+            #expect(tokens.count == 1)
+            #expect(await f.state.refreshCount == 1)
+            #expect(await f.state.reuseDetections == 0)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Runs the built `tokenkit` binary as a separate process.
+struct CLIProcess: Sendable {
+    /// What a finished process left behind.
+    struct Outcome: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Where `tokenkit` was found.
+    let executable: URL
+
+    /// Finds `tokenkit` next to the test bundle (`.build/<triple>/debug/`), or throws naming
+    /// where it looked: build it with `swift build --build-tests` (which builds every product).
+    static func locate() throws -> CLIProcess {
+        var candidates: [URL] = []
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        candidates.append(argv0.deletingLastPathComponent())
+        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for directory in candidates {
+            var current = directory
+            // The xctest bundle may be a directory on some platforms: walk up a few levels.
+            for _ in 0..<4 {
+                let binary = current.appendingPathComponent("tokenkit")
+                if FileManager.default.isExecutableFile(atPath: binary.path) { return CLIProcess(executable: binary) }
+                current = current.deletingLastPathComponent()
+            }
+        }
+        throw DeadlineExceeded(what: "locating tokenkit (looked next to \(candidates.map(\.path)))")
+    }
+
+    /// Runs `tokenkit arguments…` with `stdin`, bounded by `seconds` (killed after that).
+    func run(_ arguments: [String], stdin: String = "", environment: [String: String], seconds: Double = 60) async throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let (exits, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finished in
+            exitContinuation.yield(finished.terminationStatus)
+            exitContinuation.finish()
+        }
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end on dedicated threads: blocking reads on Dispatch's global
+        // queues can starve the worker threads that Swift concurrency (and so the test's own
+        // HTTP server) runs on, so a full pipe cannot stall the child nor the server.
+        async let out = Self.readToEnd(output.fileHandleForReading)
+        async let err = Self.readToEnd(errors.fileHandleForReading)
+        let status: Int32
+        do {
+            status = try await withDeadline("tokenkit \(arguments.first ?? "")", seconds: seconds) {
+                var iterator = exits.makeAsyncIterator()
+                return await iterator.next() ?? -1
+            }
+        } catch {
+            process.terminate()
+            throw error
+        }
+        return Outcome(status: status, stdout: String(decoding: await out, as: UTF8.self), stderr: String(decoding: await err, as: UTF8.self))
+    }
+
+    /// Everything `handle` yields until end of file, read on a thread of its own.
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            let reader = Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            reader.start()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A real HTTP token endpoint and resource server on 127.0.0.1 (ephemeral port), backed by
+/// ``OAuthServerState``. Routes: `POST /token`, `GET /resource`, `GET /redirect` (302 to
+/// `/resource`), `POST /token-redirect` (307 to `/token`).
+struct OAuthTestServer: Sendable {
+    let state: OAuthServerState
+    let port: Int
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var tokenEndpoint: URL { baseURL.appendingPathComponent("token") }
+    var resourceURL: URL { baseURL.appendingPathComponent("resource") }
+
+    /// Starts a server, runs `body` with it, then stops it (also when `body` throws).
+    static func with<T: Sendable>(
+        _ body: @escaping @Sendable (OAuthTestServer) async throws -> T
+    ) async throws -> T {
+        let state = OAuthServerState()
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        router.post("token") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 1 << 16)
+            let form = FormBody.parse(String(buffer: bytes))
+            let (status, body) = await state.token(form: form, authorization: request.headers[.authorization])
+            return Response(
+                status: .init(code: status),
+                headers: [.contentType: body.hasPrefix("{") ? "application/json" : "text/html", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.get("resource") { request, _ -> Response in
+            let status = await state.resource(authorization: request.headers[.authorization])
+            var headers = HTTPFields()
+            if status == 401 { headers[.wwwAuthenticate] = #"Bearer error="invalid_token""# }
+            return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: status == 200 ? "hello" : "")))
+        }
+        router.get("redirect") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "/resource"])
+        }
+        router.post("token-redirect") { _, _ -> Response in
+            Response(status: .temporaryRedirect, headers: [.location: "/token"])
+        }
+        var logger = Logger(label: "oauth-test-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await app.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw DeadlineExceeded(what: "server did not start") }
+            let server = OAuthTestServer(state: state, port: port)
+            do {
+                let result = try await withDeadline("test body", seconds: 120) { try await body(server) }
+                await state.openGate()
+                return result
+            } catch {
+                await state.openGate()
+                throw error
+            }
+        }
+    }
+}
+
+/// Parses `application/x-www-form-urlencoded` bodies (test side, written independently of the library).
+enum FormBody {
+    static func parse(_ text: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            out[decode(parts[0])] = decode(parts[1])
+        }
+        return out
+    }
+
+    static func decode(_ text: Substring) -> String {
+        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+    }
+}

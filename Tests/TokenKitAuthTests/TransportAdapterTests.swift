@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import TokenKitAsyncHTTPClient
+import TokenKitStore
+import TokenKitURLSession
+@testable import TokenKitAuth
+
+/// The adapters under test.
+enum AdapterKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession
+    case asyncHTTPClient
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a transport of this kind, shutting its client down afterwards.
+    func with<T: Sendable>(_ body: @escaping @Sendable (any HTTPTransport) async throws -> T) async throws -> T {
+        switch self {
+        case .urlSession:
+            return try await body(URLSessionTransport(timeout: 20, maxResponseBytes: 100_000))
+        case .asyncHTTPClient:
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(redirectConfiguration: .disallow))
+            do {
+                let result = try await body(AsyncHTTPClientTransport(client: client, timeout: .seconds(20), maxResponseBytes: 100_000))
+                try await client.shutdown()
+                return result
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+    }
+}
+
+@Suite("Transport adapters against the same server")
+struct TransportAdapterTests {
+    @Test("refresh, 401 recovery and authorized requests work through each adapter", arguments: AdapterKind.allCases)
+    func endToEnd(kind: AdapterKind) async throws {
+        try await kind.with { transport in
+            try await Fixture.with(transport: { transport }) { f in
+                let seeded = try await f.seed(expiresIn: -5)
+                let provider = try f.provider()
+                let client = AuthorizingHTTPTransport(wrapping: transport, provider: provider)
+                let response = try await client.send(HTTPTransportRequest(url: f.server.resourceURL))
+                #expect(response.status == 200)
+                #expect(response.body == Array("hello".utf8))
+                #expect(await f.state.refreshCount == 1)
+                let current = try await provider.validAccessToken()
+                #expect(current != seeded.accessToken)
+                await f.state.revoke(accessToken: current)
+                #expect(try await client.send(HTTPTransportRequest(url: f.server.resourceURL)).status == 200)
+                #expect(await f.state.refreshCount == 2)
+            }
+        }
+    }
+
+    @Test("redirects are not followed: the 3xx is returned", arguments: AdapterKind.allCases)
+    func noRedirects(kind: AdapterKind) async throws {
+        try await kind.with { transport in
+            try await OAuthTestServer.with { server in
+                let response = try await transport.send(HTTPTransportRequest(url: server.baseURL.appendingPathComponent("redirect")))
+                #expect(response.status == 302)
+                #expect(response.headers.first(named: "location") == "/resource")
+                #expect(await server.state.resourceRequests == 0)
+            }
+        }
+    }
+
+    @Test("a redirecting token endpoint is a clear error and the credential is kept", arguments: AdapterKind.allCases)
+    func redirectingTokenEndpoint(kind: AdapterKind) async throws {
+        try await kind.with { transport in
+            try await Fixture.with(transport: { transport }) { f in
+                let seeded = try await f.seed(expiresIn: -5)
+                let grant = try OAuth2RefreshTokenGrant(
+                    tokenEndpoint: f.server.baseURL.appendingPathComponent("token-redirect"),
+                    clientID: OAuthServerState.clientID, transport: transport, clock: f.clock)
+                let error = await #expect(throws: AuthError.self) { try await grant.refresh(seeded) }
+                #expect(error?.code == .invalidResponse)
+                #expect(error?.message.contains("307") == true)
+                #expect(await f.state.tokenRequests == 0)
+            }
+        }
+    }
+
+    @Test("oversized response bodies are refused by the adapter", arguments: AdapterKind.allCases)
+    func oversized(kind: AdapterKind) async throws {
+        try await kind.with { transport in
+            try await Fixture.with(transport: { transport }) { f in
+                await f.state.set(mode: .huge)
+                let seeded = try await f.seed(expiresIn: -5)
+                let error = await #expect(throws: AuthError.self) { try await f.grant().refresh(seeded) }
+                #expect(error?.code == .network)
+                #expect(error?.message.contains("larger than 100000 bytes") == true)
+            }
+        }
+    }
+}
