@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "TokenKitAudit",
-            dependencies: ["TokenKit"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitStore"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -142,6 +142,16 @@ let package = Package(
             name: "TokenKitTests",
             dependencies: ["TokenKit", "TokenKitCrypto"],
             resources: [.copy("Vectors")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitAuditTests",
+            dependencies: ["TokenKitAudit", "TokenKit", "TokenKitStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitAuditCLITests",
+            dependencies: ["tokenkit", "TokenKit"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -20,6 +20,7 @@ struct TokenKitCommand: AsyncParsableCommand {
             DecodeCommand.self,
             KeygenCommand.self,
             JWKCommand.self,
+            AuditCommand.self,
             StoreCommand.self,
             TokenCommand.self,
         ]

@@ -1,1 +1,0 @@
-// TokenKitAudit module. (Files are added by the feature work; this line keeps the target loadable.)

@@ -1,0 +1,83 @@
+/// Appending JSON fragments to a byte buffer, for fast line-by-line JSON output.
+enum JSONBytes {
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Appends `"key":` (the key is written as is: callers pass fixed ASCII names).
+    static func key(_ key: StaticString, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    /// Appends a JSON string, escaping `"`, `\` and control characters (RFC 8259).
+    static func string(_ value: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var value = value
+        let plain: Bool = value.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else { return false }
+            out.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20, 0x7F:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a string or `null`.
+    static func optionalString(_ value: String?, into out: inout [UInt8]) {
+        if let value { string(value, into: &out) } else { null(into: &out) }
+    }
+
+    /// Appends `null`.
+    static func null(into out: inout [UInt8]) {
+        out.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    }
+
+    /// Appends a decimal integer.
+    static func integer(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Appends seconds: an integer when whole (up to 2^53), else rounded to milliseconds.
+    static func seconds(_ value: Double?, into out: inout [UInt8]) {
+        guard let value, value.isFinite else { return null(into: &out) }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            integer(Int(value), into: &out)
+        } else {
+            let rounded = (value * 1000).rounded() / 1000
+            if rounded == rounded.rounded(), abs(rounded) < 9_007_199_254_740_992 {
+                integer(Int(rounded), into: &out)
+            } else {
+                out.append(contentsOf: "\(rounded)".utf8)
+            }
+        }
+    }
+}

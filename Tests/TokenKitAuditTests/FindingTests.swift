@@ -1,0 +1,104 @@
+import Testing
+import TokenKit
+@testable import TokenKitAudit
+
+@Suite("Audit findings")
+struct FindingTests {
+    @Test(arguments: ["none", "None", "NONE"])
+    func algNoneDecodesAndIsFlagged(alg: String) {
+        let record = audit(TestTokens.make(header: #"{"alg":"\#(alg)"}"#, payload: #"{"iat":1699999000,"exp":1700003000}"#, signature: ""))
+        #expect(record.status == .ok)
+        #expect(names(record.findings) == ["alg-none"])
+        #expect(record.algorithm == alg)
+    }
+
+    @Test func noIat() {
+        let record = audit(TestTokens.claims(#""exp":1700003000"#))
+        #expect(record.status == .ok)
+        #expect(names(record.findings) == ["no-iat"])
+        #expect(record.lifetime == nil)
+        #expect(record.remaining == 3000)
+    }
+
+    @Test func noExpNoIat() {
+        let record = audit(TestTokens.claims(#""sub":"x""#))
+        #expect(names(record.findings) == ["no-exp", "no-iat"])
+    }
+
+    @Test func lifetimeExceedsMaxOnlyWhenGreater() {
+        let token = TestTokens.claims(#""iat":1699999000,"exp":1700002600"#)  // lifetime 3600
+        #expect(audit(token, policy: AuditPolicy(now: TestTokens.now, maxLifetime: 3600)).findings.isEmpty)
+        let over = audit(token, policy: AuditPolicy(now: TestTokens.now, maxLifetime: 3599))
+        #expect(names(over.findings) == ["lifetime-exceeds-max"])
+        #expect(over.status == .ok)
+        #expect(audit(token).findings.isEmpty, "no max: never flagged")
+    }
+
+    @Test func iatInFuture() {
+        let record = audit(TestTokens.claims(#""iat":1700000001,"exp":1700003000"#))
+        #expect(record.status == .ok)
+        #expect(names(record.findings) == ["iat-in-future"])
+        let atNow = audit(TestTokens.claims(#""iat":1700000000,"exp":1700003000"#))
+        #expect(atNow.findings.isEmpty)
+    }
+
+    @Test func expiresSoon() {
+        let policy = AuditPolicy(now: TestTokens.now, warnWithin: 3000)
+        #expect(names(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#), policy: policy).findings) == ["expires-soon"])
+        #expect(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003001"#), policy: policy).findings.isEmpty)
+        let expired = audit(TestTokens.claims(#""iat":1699999000,"exp":1700000000"#), policy: policy)
+        #expect(names(expired.findings) == ["expired"], "an expired token is not 'expiring soon'")
+    }
+
+    @Test func missingClaim() {
+        let policy = AuditPolicy(now: TestTokens.now, requiredClaims: ["sub", "scope", "jti"])
+        let record = audit(TestTokens.claims(#""sub":"a","iat":1699999000,"exp":1700003000"#), policy: policy)
+        #expect(names(record.findings) == ["missing-claim"])
+        #expect(record.missingClaims == ["scope", "jti"])
+        #expect(record.status == .ok)
+    }
+
+    @Test func algNotAllowed() {
+        let policy = AuditPolicy(now: TestTokens.now, allowedAlgorithms: ["RS256", "ES256"])
+        let record = audit(TestTokens.typical(), policy: policy)
+        #expect(names(record.findings) == ["alg-not-allowed"])
+        let allowed = audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#, alg: "RS256"), policy: policy)
+        #expect(allowed.findings.isEmpty)
+    }
+
+    @Test func badSignatureIsAFindingNotAnError() throws {
+        let key = try JWTKey.hmac(secret: Array(repeating: UInt8(7), count: 32))
+        let signer = try JWTSigner(key: key)
+        var claims = JWTClaims()
+        claims["iat"] = .number(JSONNumber(1_699_999_000))
+        claims["exp"] = .number(JSONNumber(1_700_003_000))
+        let good = try signer.sign(claims)
+        let checker = AuditSignatureChecker(keys: JWKSet(keys: [key]))
+        let ok = audit(good, checker: checker)
+        #expect(ok.findings.isEmpty)
+        #expect(ok.problem == nil)
+
+        let otherKey = try JWTKey.hmac(secret: Array(repeating: UInt8(8), count: 32))
+        let forged = try JWTSigner(key: otherKey).sign(claims)
+        let bad = audit(forged, checker: checker)
+        #expect(names(bad.findings) == ["bad-signature"])
+        #expect(bad.status == .ok)
+        #expect(bad.problem?.contains("signature") == true)
+
+        let unsigned = audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#, alg: "none"), checker: checker)
+        #expect(names(unsigned.findings) == ["alg-none", "bad-signature"])
+    }
+
+    @Test func findingsHaveStableNamesAndOrder() {
+        #expect(AuditFinding.all.map(\.rawValue) == [
+            "alg-none", "no-exp", "no-iat", "lifetime-exceeds-max", "expired", "not-yet-valid", "iat-in-future",
+            "malformed", "expires-soon", "missing-claim", "alg-not-allowed", "bad-signature",
+        ])
+        #expect(AuditFinding(rawValue: "expired") == .expired)
+        #expect(AuditFinding(rawValue: "nope") == nil)
+        let set = AuditFindings([.expired, .algNone])
+        #expect(names(set) == ["alg-none", "expired"])
+        #expect(set.intersects(AuditFindings([.expired])))
+        #expect(!set.intersects(AuditFindings([.noIat])))
+    }
+}
