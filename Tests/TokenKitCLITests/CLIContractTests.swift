@@ -288,12 +288,12 @@ struct CLIContractTests {
             let object = try JSONSerialization.jsonObject(with: Data(jwk.utf8)) as? [String: Any]
             return object?["kid"] as? String ?? ""
         }
-        let tokenA = try Self.sign("{}", alg: "ES256", key: a, extra: ["--kid", try kid(jwkA)])
+        let tokenA = try Self.sign("{}", alg: "ES256", key: a, extra: ["--kid=" + (try kid(jwkA))])
         let tokenB = try Self.sign("{}", alg: "RS256", key: b)  // no kid
         #expect(try CLIRunner.run(["verify", "--jwks", jwks, tokenA]).status == 0)
         #expect(try CLIRunner.run(["verify", "--jwks", jwks, tokenB]).status == 0)
         // Signed by A but naming B's kid: B is the only candidate, so it fails.
-        let wrongKid = try Self.sign("{}", alg: "ES256", key: a, extra: ["--kid", try kid(jwkB)])
+        let wrongKid = try Self.sign("{}", alg: "ES256", key: a, extra: ["--kid=" + (try kid(jwkB))])
         #expect(try CLIRunner.run(["verify", "--jwks", jwks, wrongKid]).status == 1)
         let unknownKid = try Self.sign("{}", alg: "ES256", key: a, extra: ["--kid", "nobody"])
         let result = try CLIRunner.run(["verify", "--jwks", jwks, unknownKid])
