@@ -241,26 +241,13 @@ struct StrictJSONParser {
         return value
     }
 
-    /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629: no overlongs, no
-    /// surrogates, nothing above U+10FFFF) and returns its length.
+    /// Validates one multi-byte UTF-8 sequence at `index` and returns its length.
     private func validateUTF8Sequence() throws(Failure) -> Int {
-        let b0 = bytes[index]
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: throw fail("invalid UTF-8")
+        switch UTF8Sequence.check(bytes, at: index) {
+        case .valid(let length): return length
+        case .truncated: throw fail("truncated UTF-8")
+        case .invalid: throw fail("invalid UTF-8")
         }
-        guard index + length <= bytes.count else { throw fail("truncated UTF-8") }
-        guard (lower...upper).contains(bytes[index + 1]) else { throw fail("invalid UTF-8") }
-        for i in 2..<max(2, length) where !(0x80...0xBF).contains(bytes[index + i]) { throw fail("invalid UTF-8") }
-        return length
     }
 
     /// A member name fit for an error reason: control characters replaced (reasons are one

@@ -27,8 +27,25 @@ public enum NumericDateFormatter {
     public static func string(_ seconds: Double) -> String {
         guard seconds.isFinite, abs(seconds) < 1e14 else { return String(seconds) }
         let whole = seconds.rounded(.down)
-        var days = Int64(whole) / 86_400
-        var rest = Int64(whole) % 86_400
+        let (year, month, day, hour, minute, second) = utcComponents(wholeSeconds: Int64(whole))
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        var out = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        let millis = Int64(((seconds - whole) * 1000).rounded())
+        if millis > 0 && millis < 1000 { out += ".\(pad(millis, 3))" }
+        return out + "Z"
+    }
+
+    /// The UTC calendar date and time (proleptic Gregorian) of whole `seconds` since 1970,
+    /// for callers that format timestamps themselves; valid for any `Int64` day count that
+    /// does not overflow (callers bound the input, as ``string(_:)`` does).
+    public static func utcComponents(wholeSeconds seconds: Int64)
+        -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)
+    {
+        var days = seconds / 86_400
+        var rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
         // Civil-from-days (H. Hinnant), valid for the whole proleptic Gregorian range.
         let z = days + 719_468
@@ -40,13 +57,6 @@ public enum NumericDateFormatter {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        var out = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):\(pad(rest % 60, 2))"
-        let millis = Int64(((seconds - whole) * 1000).rounded())
-        if millis > 0 && millis < 1000 { out += ".\(pad(millis, 3))" }
-        return out + "Z"
+        return (year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
     }
 }

@@ -283,23 +283,9 @@ struct StrictJSONScanner {
         return value
     }
 
-    /// The length of the valid multi-byte UTF-8 sequence at `index` (RFC 3629), or `nil`.
+    /// The length of the valid multi-byte UTF-8 sequence at `index`, or `nil`.
     private func utf8SequenceLength() -> Int? {
-        let b0 = bytes[index]
-        let length: Int
-        var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count, (lower...upper).contains(bytes[index + 1]) else { return nil }
-        for offset in 2..<max(2, length) where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+        guard case .valid(let length) = UTF8Sequence.check(bytes, at: index) else { return nil }
         return length
     }
 
