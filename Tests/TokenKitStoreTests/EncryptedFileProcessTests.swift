@@ -22,7 +22,9 @@ struct EncryptedFileProcessTests {
             path = "\(directory)/store/credentials.tkstore"
             passphraseFile = "\(directory)/passphrase"
             self.helper = helper
-            FileManager.default.createFile(atPath: passphraseFile, contents: Data("\(EncryptedFileProcessTests.passphrase)\n".utf8), attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(atPath: passphraseFile, contents: Data("\(EncryptedFileProcessTests.passphrase)\n".utf8), attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
         }
 
         func launch(_ mode: String, _ name: String, count: Int) throws -> (Process, Pipe) {
