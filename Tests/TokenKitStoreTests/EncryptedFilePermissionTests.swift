@@ -18,12 +18,28 @@ struct EncryptedFilePermissionTests {
 
     @Test("a new store creates its directories 0700 and the file and lock file 0600, whatever the umask")
     func createdPrivate() async throws {
+        let helper = try #require(TestEnvironment.builtBinary(named: "tokenkit-store-stress"))
         let root = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(root) }
         let path = "\(root)/a/b/credentials.tkstore"
-        let old = umask(0)
-        defer { umask(old) }
-        try await store(path).save(Credential(secret: [1]), for: try testKey())
+        let passphraseFile = "\(root)/passphrase"
+        try #require(FileManager.default.createFile(
+            atPath: passphraseFile, contents: Data("pw\n".utf8), attributes: [.posixPermissions: 0o600]))
+        // The umask belongs to the whole process and tests run in parallel: set it to 000 in
+        // a child that creates the store, never here (it would loosen other tests' files).
+        let status = try await offPool { () throws -> Int32 in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask 000 && exec \"$0\" \"$@\"", helper, "fill", path, passphraseFile, "4", "acct", "1"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            _ = PipeIO.readAll(output.fileHandleForReading)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0)
         #expect(try mode("\(root)/a") == 0o700)
         #expect(try mode("\(root)/a/b") == 0o700)
         #expect(try mode(path) == 0o600)
