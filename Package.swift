@@ -68,6 +68,7 @@ let package = Package(
             name: "TokenKitAuth",
             dependencies: [
                 "TokenKit",
+                "TokenKitCrypto",  // sign-in: random state/nonce/PKCE and SHA-256 (issue 12)
                 "TokenKitStore",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -91,18 +91,6 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
     func makeRequest(refreshToken: String) -> HTTPTransportRequest {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { form.append(("scope", scope)) }
-        var headers = [
-            HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-            HTTPHeader(name: "Accept", value: "application/json"),
-        ]
-        switch clientAuthentication.method {
-        case .none:
-            form.append(("client_id", clientID))
-        case .clientSecretBasic(let secret):
-            let pair = "\(FormURLEncoding.encode(clientID)):\(FormURLEncoding.encode(secret))"
-            headers.append(HTTPHeader(name: "Authorization", value: "Basic \(Data(pair.utf8).base64EncodedString())"))
-        }
-        return HTTPTransportRequest(
-            method: "POST", url: tokenEndpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+        return clientAuthentication.formPost(to: tokenEndpoint, clientID: clientID, form: form)
     }
 }
