@@ -49,3 +49,14 @@ enum OpenIDConfigurationFetch {
         }
     }
 }
+
+/// Discovery for sign-in front ends (the CLI): the ``LoginConfiguration`` an issuer publishes.
+public enum SignInDiscovery {
+    /// Reads `<issuer>/.well-known/openid-configuration` (its `issuer` must equal `issuer`
+    /// exactly, else ``AuthError/Code/responseMismatch``) into a configuration for `clientID`.
+    public static func configuration(
+        issuer: String, clientID: String, authMethod: String = "none", transport: any HTTPTransport
+    ) async throws(AuthError) -> LoginConfiguration {
+        try await OpenIDConfigurationFetch.configuration(issuer: issuer, clientID: clientID, authMethod: authMethod, transport: transport)
+    }
+}
