@@ -67,10 +67,21 @@ public struct AuthorizationCodeSignIn: Sendable {
     public func signIn() async throws(AuthError) -> TokenSet {
         let pending = try prepare()
         defer { pending.listener.closeSocket() }
-        try await opener.open(pending.url)
-        let code = try await receiveCode(pending)
-        return try await exchange(code: code, pending: pending)
+        // Listen before and while the opener runs: an opener may wait for the browser, which
+        // waits for our answer.
+        async let received = receiveResult(pending)
+        do {
+            try await opener.open(pending.url)
+        } catch {
+            pending.listener.closeSocket()
+            _ = await received
+            throw error
+        }
+        return try await exchange(code: try await received.get(), pending: pending)
     }
+
+    /// The opener (tests drive the steps one by one).
+    var openerForTests: any BrowserOpener { opener }
 
     /// Binds the listener and builds the authorization URL.
     func prepare() throws(AuthError) -> Pending {
@@ -93,6 +104,10 @@ public struct AuthorizationCodeSignIn: Sendable {
         components.percentEncodedQueryItems = items
         guard let url = components.url else { throw .invalidConfiguration("cannot build the authorization URL") }
         return Pending(listener: listener, url: url, state: state, nonce: nonce, pkce: pkce)
+    }
+
+    private func receiveResult(_ pending: Pending) async -> Result<String, AuthError> {
+        do { return .success(try await receiveCode(pending)) } catch { return .failure(error) }
     }
 
     /// Waits for the redirect and returns the code once `state` and `iss` check out.
