@@ -69,6 +69,8 @@ let package = Package(
             dependencies: [
                 "TokenKit",
                 "TokenKitStore",
+                // DPoP `ath` (SHA-256) and random `jti`s for proofs and client assertions.
+                "TokenKitCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -158,6 +160,9 @@ let package = Package(
             name: "TokenKitAuthTests",
             dependencies: [
                 "TokenKitAuth",
+                // The service test server verifies assertions and DPoP proofs with TokenKit.
+                "TokenKit",
+                "TokenKitCrypto",
                 "TokenKitStore",
                 "TokenKitURLSession",
                 "TokenKitAsyncHTTPClient",

@@ -23,7 +23,12 @@ struct TokenCommand: AsyncParsableCommand {
             address), the new token set is saved, and then the access token is printed. \
             Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
             rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
-            network, storage or key error; 64 usage error.
+            network, storage or key error; 64 usage error. \
+            With --grant client-credentials the token is the service's own: acquired with the \
+            client's secret (--client-secret-file, sent as --client-auth basic or post) or key \
+            (--client-key, private_key_jwt), cached in the store, and re-acquired once (across \
+            processes) when it expires within --skew seconds; 1 then also means the server refused \
+            the client.
             """)
 
     @OptionGroup var key: CredentialKeyOptions
@@ -36,11 +41,13 @@ struct TokenCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("client-secret-file"),
-        help: "A file holding the client secret (sent with HTTP Basic); without it the client is public and client_id goes in the form.")
+        help: "A file holding the client secret (sent with HTTP Basic unless --client-auth post; - reads it from stdin); without it the client is public and client_id goes in the form.")
     var clientSecretFile: String?
 
     @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
     var skew: DurationArgument?
+
+    @OptionGroup var client: ClientOptions
 
     @OptionGroup var backend: BackendOptions
 
@@ -69,12 +76,8 @@ struct TokenCommand: AsyncParsableCommand {
         guard let endpoint = URL(string: tokenEndpoint) else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
         }
-        let authentication = try clientSecretFile.map { path in
-            ClientAuthentication.clientSecretBasic(secret: try ClientSecretFile.read(path))
-        } ?? .none
-        let grant = try OAuth2RefreshTokenGrant(
-            tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
-            transport: URLSessionTransport(timeout: 30))
+        let grant = try client.refresher(
+            endpoint: endpoint, clientID: clientID, secretFile: clientSecretFile, transport: URLSessionTransport(timeout: 30))
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
         let provider = AuthProvider(
