@@ -68,9 +68,8 @@ let package = Package(
             name: "TokenKitAuth",
             dependencies: [
                 "TokenKit",
+                "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
                 "TokenKitStore",
-                // DPoP `ath` (SHA-256) and random `jti`s for proofs and client assertions.
-                "TokenKitCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -60,18 +60,12 @@ struct TokenEndpointClient: Sendable {
     /// The POST request: form-encoded body, `Accept: application/json`, client authentication,
     /// and a `DPoP` header when `dpopKey` is given.
     func makeRequest(_ grantForm: [(String, String)], dpopKey: DPoPKey?) throws(AuthError) -> HTTPTransportRequest {
-        var form = grantForm
-        var headers = [
-            HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-            HTTPHeader(name: "Accept", value: "application/json"),
-        ]
         let now = clock.now
-        try clientAuthentication.apply(clientID: clientID, tokenEndpoint: tokenEndpoint, now: now, form: &form, headers: &headers)
+        var request = try clientAuthentication.formPost(to: tokenEndpoint, clientID: clientID, form: grantForm, now: now)
         if let dpopKey {
             let proof = try dpopKey.proof(method: "POST", url: tokenEndpoint, nonce: nonces.nonce(for: tokenEndpoint), now: now)
-            headers.append(HTTPHeader(name: "DPoP", value: proof))
+            request.headers.append(HTTPHeader(name: "DPoP", value: proof))
         }
-        return HTTPTransportRequest(
-            method: "POST", url: tokenEndpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+        return request
     }
 }

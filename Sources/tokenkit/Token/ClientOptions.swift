@@ -67,8 +67,7 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// The grant for `endpoint` and `clientID`.
-    func refresher(endpoint: URL, clientID: String, secretFile: String?, transport: any HTTPTransport) throws -> any TokenRefresher {
-        let authentication = try authentication(secretFile: secretFile)
+    func refresher(endpoint: URL, clientID: String, authentication: ClientAuthentication, transport: any HTTPTransport) throws -> any TokenRefresher {
         switch grant {
         case .refreshToken:
             return try OAuth2RefreshTokenGrant(

@@ -33,11 +33,11 @@ struct TokenCommand: AsyncParsableCommand {
 
     @OptionGroup var key: CredentialKeyOptions
 
-    @Option(name: .customLong("token-endpoint"), help: "The OAuth 2.0 token endpoint URL (https; http only for loopback addresses).")
-    var tokenEndpoint: String
+    @Option(name: .customLong("token-endpoint"), help: "The OAuth 2.0 token endpoint URL (https; http only for loopback addresses); default: the one stored by `tokenkit login`.")
+    var tokenEndpoint: String?
 
-    @Option(name: .customLong("client-id"), help: "The OAuth client id.")
-    var clientID: String
+    @Option(name: .customLong("client-id"), help: "The OAuth client id; default: the one stored by `tokenkit login`.")
+    var clientID: String?
 
     @Option(
         name: .customLong("client-secret-file"),
@@ -73,17 +73,44 @@ struct TokenCommand: AsyncParsableCommand {
         guard skewSeconds <= Self.maximumSkewSeconds else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
-        guard let endpoint = URL(string: tokenEndpoint) else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
-        }
-        let grant = try client.refresher(
-            endpoint: endpoint, clientID: clientID, secretFile: clientSecretFile, transport: URLSessionTransport(timeout: 30))
+        let authentication = try client.authentication(secretFile: clientSecretFile)
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
+        let (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
+        let grant = try client.refresher(
+            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: URLSessionTransport(timeout: 30))
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
             lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
+    }
+
+    /// The token endpoint and client id: from the flags, else from the login stored under
+    /// `key` by `tokenkit login` (flags win). Nothing stored: sign-in required (exit 1).
+    private func refreshTarget(store: any TokenStore, key: CredentialKey) async throws -> (URL, String) {
+        var stored: LoginConfiguration?
+        if tokenEndpoint == nil || clientID == nil {
+            let credential: Credential?
+            do { credential = try await store.load(key) } catch { throw StoreCLIError(error) }
+            guard let credential else { throw AuthError.signInRequired("no credential is stored for \(key)") }
+            stored = try (try? credential.tokenSet()).flatMap { tokenSet throws(AuthError) in try LoginConfiguration(storedIn: tokenSet) }
+            guard stored != nil else {
+                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint and --client-id are required: no login configuration is stored for \(key)")
+            }
+        }
+        let endpoint: URL
+        if let tokenEndpoint {
+            guard let url = URL(string: tokenEndpoint) else {
+                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
+            }
+            endpoint = url
+        } else if let url = stored?.tokenEndpoint {
+            endpoint = url
+        } else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is required")
+        }
+        guard let id = clientID ?? stored?.clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required") }
+        return (endpoint, id)
     }
 }
