@@ -152,7 +152,7 @@ public struct AuthorizationCodeSignIn: Sendable {
             ("grant_type", "authorization_code"), ("code", code),
             ("redirect_uri", pending.listener.redirectURI.absoluteString), ("code_verifier", pending.pkce.verifier),
         ]
-        let request = clientAuthentication.formPost(to: configuration.tokenEndpoint, clientID: configuration.clientID, form: form)
+        let request = try clientAuthentication.formPost(to: configuration.tokenEndpoint, clientID: configuration.clientID, form: form, now: clock.now)
         let response = try await SignInTokenRequest.send(request, "the token request", transport: transport)
         var tokenSet = try SignInTokenRequest.tokenSet(from: response, rejecting: "the authorization code", now: clock.now)
         tokenSet = try await SignInIDToken.check(

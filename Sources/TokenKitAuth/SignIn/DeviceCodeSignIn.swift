@@ -64,7 +64,8 @@ public struct DeviceCodeSignIn: Sendable {
         guard let endpoint = configuration.deviceAuthorizationEndpoint else { throw .invalidConfiguration("no device authorization endpoint") }
         var form: [(String, String)] = []
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
-        let request = clientAuthentication.formPost(to: endpoint, clientID: configuration.clientID, form: form)
+        let request = try clientAuthentication.formPost(
+            to: endpoint, clientID: configuration.clientID, form: form, audience: configuration.tokenEndpoint, now: clock.now)
         let response = try await SignInTokenRequest.send(request, "the device authorization request", transport: transport)
         let what = "the device authorization response"
         let body = try SignInJSON.object(response, what)
@@ -94,9 +95,10 @@ public struct DeviceCodeSignIn: Sendable {
             guard clock.now < authorization.expiresAt else {
                 throw AuthError(code: .signInExpired, message: "the device code expired before the sign-in was approved")
             }
-            let request = clientAuthentication.formPost(
+            let request = try clientAuthentication.formPost(
                 to: configuration.tokenEndpoint, clientID: configuration.clientID,
-                form: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode)])
+                form: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode)],
+                now: clock.now)
             let response = try await SignInTokenRequest.send(request, "polling the token endpoint", transport: transport)
             if response.status != 200, response.body.count <= SignInTokenRequest.maxResponseBytes {
                 let error = TokenEndpointResponse.error(from: response)

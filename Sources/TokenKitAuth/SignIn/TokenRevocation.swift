@@ -38,7 +38,7 @@ public struct TokenRevocation: Sendable {
     }
 
     private func revoke(_ token: String, hint: String) async throws(AuthError) {
-        let request = clientAuthentication.formPost(to: endpoint, clientID: clientID, form: [("token", token), ("token_type_hint", hint)])
+        let request = try clientAuthentication.formPost(to: endpoint, clientID: clientID, form: [("token", token), ("token_type_hint", hint)])
         let response = try await SignInTokenRequest.send(request, "revoking the \(hint.replacingOccurrences(of: "_", with: " "))", transport: transport)
         guard response.status == 200 else {
             let error = TokenEndpointResponse.error(from: response)

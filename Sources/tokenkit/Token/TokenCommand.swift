@@ -9,8 +9,9 @@ import TokenKitURLSession
 ///
 /// Guarantees: stdout receives the access token and a newline, and nothing else, only after
 /// a rotated token set was saved. Concurrent invocations sharing one stored credential refresh
-/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>`, and a
-/// re-read of the store after taking it). A rejected refresh token removes the stored
+/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>` — or, with
+/// `--backend postgres`, a PostgreSQL advisory lock shared by every host — and a re-read of
+/// the store after taking it). A rejected refresh token removes the stored
 /// credential and exits 1. Secrets are never taken from arguments and never printed in errors.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +24,12 @@ struct TokenCommand: AsyncParsableCommand {
             address), the new token set is saved, and then the access token is printed. \
             Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
             rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
-            network, storage or key error; 64 usage error.
+            network, storage or key error; 64 usage error. \
+            With --grant client-credentials the token is the service's own: acquired with the \
+            client's secret (--client-secret-file, sent as --client-auth basic or post) or key \
+            (--client-key, private_key_jwt), cached in the store, and re-acquired once (across \
+            processes) when it expires within --skew seconds; 1 then also means the server refused \
+            the client.
             """)
 
     @OptionGroup var key: CredentialKeyOptions
@@ -36,11 +42,13 @@ struct TokenCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("client-secret-file"),
-        help: "A file holding the client secret (sent with HTTP Basic); without it the client is public and client_id goes in the form.")
+        help: "A file holding the client secret (sent with HTTP Basic unless --client-auth post; - reads it from stdin); without it the client is public and client_id goes in the form.")
     var clientSecretFile: String?
 
     @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
     var skew: DurationArgument?
+
+    @OptionGroup var client: ClientOptions
 
     @OptionGroup var backend: BackendOptions
 
@@ -66,18 +74,15 @@ struct TokenCommand: AsyncParsableCommand {
         guard skewSeconds <= Self.maximumSkewSeconds else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
-        let authentication = try clientSecretFile.map { path in
-            ClientAuthentication.clientSecretBasic(secret: try ClientSecretFile.read(path))
-        } ?? .none
+        let authentication = try client.authentication(secretFile: clientSecretFile)
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
         let (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
-        let grant = try OAuth2RefreshTokenGrant(
-            tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
-            transport: URLSessionTransport(timeout: 30))
+        let grant = try client.refresher(
+            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: URLSessionTransport(timeout: 30))
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
-            lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
+            lock: opened.refreshLock ?? FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
     }
