@@ -71,6 +71,7 @@ let package = Package(
             name: "TokenKitAuth",
             dependencies: [
                 "TokenKit",
+                "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
                 "TokenKitStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -193,6 +194,9 @@ let package = Package(
             name: "TokenKitAuthTests",
             dependencies: [
                 "TokenKitAuth",
+                // The service test server verifies assertions and DPoP proofs with TokenKit.
+                "TokenKit",
+                "TokenKitCrypto",
                 "TokenKitStore",
                 "TokenKitURLSession",
                 "TokenKitAsyncHTTPClient",
