@@ -48,6 +48,10 @@ struct PostgresTokenStoreTests {
         let error = await #expect(throws: TokenStoreError.self) { try await wrong.load(key) }
         #expect(error?.code == .wrongPassphrase)
         #expect(error?.message.contains("wrong passphrase") == true)
+        // A wrong passphrase never overwrites the row.
+        let saveError = await #expect(throws: TokenStoreError.self) { try await wrong.save(Credential(secret: [9]), for: key) }
+        #expect(saveError?.code == .wrongPassphrase)
+        #expect(try await replica.load(key)?.secret == [1, 2, 3])
         // Listing reads only metadata, so it works without the right key.
         #expect(try await wrong.accounts(service: key.service).map(\.account) == ["alice"])
         for store in [first, replica, wrong] { await store.close() }

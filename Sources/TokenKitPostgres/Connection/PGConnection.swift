@@ -81,7 +81,7 @@ final class PGConnection: @unchecked Sendable {
             ("connect_timeout", String(max(2, seconds))), ("application_name", "tokenkit"),
             ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
             ("tcp_user_timeout", String(max(2, seconds) * 1000)),
-            ("options", "-c statement_timeout=\(max(2, seconds) * 1000)"),
+            ("options", "-c statement_timeout=\(max(2, seconds) * 1000) -c client_min_messages=warning"),
         ]
         if let password = endpoint.password { parameters.append(("password", password)) }
         let keys = parameters.map { strdup($0.0) }
@@ -101,6 +101,8 @@ final class PGConnection: @unchecked Sendable {
             PQfinish(connection)
             throw PGError(sqlState: nil, message: message, connectionLost: true)
         }
+        // Notices go nowhere (libpq would print them on stderr, breaking the CLI's output rules).
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         return PGConnection(connection: connection)
     }
 

@@ -83,12 +83,16 @@ public final class PostgresTokenStore: TokenStore {
     private var table: PostgresTableName { options.table }
 
     /// Stores `credential` under `key` (an upsert), keeping the row's creation time.
+    ///
+    /// Refuses (``TokenStoreError/Code/wrongPassphrase``) to overwrite a row encrypted under a
+    /// key this store cannot read: a wrong passphrase never clobbers other replicas' credential.
     public func save(_ credential: Credential, for key: CredentialKey) async throws(TokenStoreError) {
         let cipher = try await cipher()
         let row = try Row(credential, key: key, cipher: cipher, now: clock())
         let table = table
-        try await session.run("saving \(key)") { (connection) throws(PGError) -> Void in
-            _ = try connection.query("""
+        let readable = cipher.readable.map(\.id).joined(separator: ",")
+        let saved = try await session.run("saving \(key)") { (connection) throws(PGError) -> Bool in
+            !(try connection.query("""
                 INSERT INTO \(table.quoted)
                     (service, account, kind, key_id, nonce, ciphertext, secret_size, expires_at, created_at, updated_at, version)
                 VALUES ($1, $2, $3, $4, $5, $6, $7::int8::int4, $8, COALESCE($9, $10), $10, 1)
@@ -98,7 +102,14 @@ public final class PostgresTokenStore: TokenStore {
                     expires_at = EXCLUDED.expires_at,
                     created_at = COALESCE($9, \(table.quoted).created_at),
                     updated_at = EXCLUDED.updated_at, version = \(table.quoted).version + 1
-                """, row.parameters(key))
+                WHERE \(table.quoted).key_id = ANY(string_to_array($11, ','))
+                RETURNING version
+                """, row.parameters(key) + [.text(readable)]).isEmpty)
+        }
+        guard saved else {
+            throw .wrongPassphrase(
+                "the credential \(key) in table \(table) is encrypted with another key than this store's (\(readable)): "
+                    + "wrong passphrase? It was not overwritten")
         }
     }
 
