@@ -9,8 +9,9 @@ import TokenKitURLSession
 ///
 /// Guarantees: stdout receives the access token and a newline, and nothing else, only after
 /// a rotated token set was saved. Concurrent invocations sharing one stored credential refresh
-/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>`, and a
-/// re-read of the store after taking it). A rejected refresh token removes the stored
+/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>` — or, with
+/// `--backend postgres`, a PostgreSQL advisory lock shared by every host — and a re-read of
+/// the store after taking it). A rejected refresh token removes the stored
 /// credential and exits 1. Secrets are never taken from arguments and never printed in errors.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -87,7 +88,7 @@ struct TokenCommand: AsyncParsableCommand {
         let grant = try client.refresher(endpoint: endpoint, clientID: clientID, authentication: authentication, transport: http)
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
-            lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
+            lock: opened.refreshLock ?? FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
     }
