@@ -3,8 +3,8 @@ import Foundation
 import TokenKit
 import TokenKitAuth
 
-/// `tokenkit token`'s grant and client-authentication options: `--grant`, `--client-key`,
-/// `--client-auth`, `--scope`, `--dpop`. Secrets and keys come from files, never argv.
+/// `tokenkit token`'s grant and client-authentication options: `--grant`, `--issuer`,
+/// `--client-key`, `--client-auth`, `--scope`, `--dpop`. Secrets and keys come from files, never argv.
 struct ClientOptions: ParsableArguments {
     /// The `--grant` values.
     enum Grant: String, ExpressibleByArgument, CaseIterable {
@@ -20,6 +20,9 @@ struct ClientOptions: ParsableArguments {
 
     @Option(help: "refresh-token (default: refresh a stored login) or client-credentials (a service's own token, acquired and cached in the store).")
     var grant: Grant = .refreshToken
+
+    @Option(help: "The issuer: the token endpoint is read from ISSUER/.well-known/openid-configuration (its issuer must match); instead of --token-endpoint.")
+    var issuer: String?
 
     @Option(
         name: .customLong("client-key"),
@@ -64,6 +67,19 @@ struct ClientOptions: ParsableArguments {
         }
         let secret = try ClientSecretFile.read(secretFile)
         return clientAuth == .post ? .clientSecretPost(secret: secret) : .clientSecretBasic(secret: secret)
+    }
+
+    /// With `--issuer`: the discovered token endpoint and the client id (`--token-endpoint`
+    /// excluded, `--client-id` required); without it `nil`. Discovery failures (network, a bad
+    /// document, an issuer mismatch) exit 2.
+    func discoveredTarget(tokenEndpoint: String?, clientID: String?, transport: any HTTPTransport) async throws -> (URL, String)? {
+        guard let issuer else { return nil }
+        guard tokenEndpoint == nil else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--issuer and --token-endpoint exclude each other")
+        }
+        guard let clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required with --issuer") }
+        let configuration = try await SignInDiscovery.configuration(issuer: issuer, clientID: clientID, transport: transport)
+        return (configuration.tokenEndpoint, clientID)
     }
 
     /// The grant for `endpoint` and `clientID`.

@@ -77,9 +77,15 @@ struct TokenCommand: AsyncParsableCommand {
         let authentication = try client.authentication(secretFile: clientSecretFile)
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
-        let (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
-        let grant = try client.refresher(
-            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: URLSessionTransport(timeout: 30))
+        let http = URLSessionTransport(timeout: 30)
+        let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
+        let (endpoint, clientID): (URL, String)
+        if let discovered {
+            (endpoint, clientID) = discovered
+        } else {
+            (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
+        }
+        let grant = try client.refresher(endpoint: endpoint, clientID: clientID, authentication: authentication, transport: http)
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
             lock: opened.refreshLock ?? FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
