@@ -11,7 +11,7 @@ public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Compara
     /// The algorithm named `name` (case-sensitive, as in the `alg` header); `nil` when
     /// TokenKit does not implement it.
     public init?(name: String) {
-        guard let known = Self.all.first(where: { $0.name == name }) else { return nil }
+        guard let known = Self.all.first(where: { $0.name.isByteIdentical(to: name) }) else { return nil }
         self = known
     }
 

@@ -83,17 +83,19 @@ package final class HMACKey: @unchecked Sendable {
     private func computeMAC(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
         // The error queue is cleared only on failure: these calls add nothing to it when they
         // succeed, and ERR_clear_error costs a thread-local lookup per call.
-        guard let ctx = contexts.take(0) ?? EVP_MAC_CTX_dup(template) else { return false }
-        var outLength = 0
-        let ok = EVP_MAC_init(ctx, nil, 0, nil) == 1
-            && EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
-            && EVP_MAC_final(ctx, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, output.count) == 1
-        guard ok, outLength == digest.size else {
-            EVP_MAC_CTX_free(ctx)
-            return false
+        let template = template
+        let computed = try? contexts.withContext(0, make: { () throws(CryptoError) -> OpaquePointer in
+            guard let copy = EVP_MAC_CTX_dup(template) else { throw CryptoError("cannot allocate an HMAC context") }
+            return copy
+        }) { ctx -> (Bool, ContextPool.Disposition) in
+            var outLength = 0
+            let ok = EVP_MAC_init(ctx, nil, 0, nil) == 1
+                && EVP_MAC_update(ctx, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count) == 1
+                && EVP_MAC_final(ctx, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, output.count) == 1
+                && outLength == digest.size
+            return (ok, ok ? .reusable : .spent)
         }
-        contexts.put(0, ctx)
-        return true
+        return computed == true
     }
 
     /// Calls `body` with the secret bytes (for JWK export); do not let them escape.

@@ -15,21 +15,21 @@ extension PKey {
         let der = document.der
         switch document.label {
         case "PRIVATE KEY":
-            let key = try Self.decodeDER(der, what: "PKCS#8 private key") { d2i_AutoPrivateKey(nil, &$0, $1) }
+            let key = try Self.decodeDER(der, what: "PKCS#8 private key", free: EVP_PKEY_free) { d2i_AutoPrivateKey(nil, &$0, $1) }
             try self.init(taking: key, isPrivate: true)
         case "RSA PRIVATE KEY":
-            let key = try Self.decodeDER(der, what: "PKCS#1 RSA private key") { d2i_PrivateKey(EVP_PKEY_RSA, nil, &$0, $1) }
+            let key = try Self.decodeDER(der, what: "PKCS#1 RSA private key", free: EVP_PKEY_free) { d2i_PrivateKey(EVP_PKEY_RSA, nil, &$0, $1) }
             try self.init(taking: key, isPrivate: true)
         case "EC PRIVATE KEY":
-            let key = try Self.decodeDER(der, what: "SEC1 EC private key") { d2i_PrivateKey(EVP_PKEY_EC, nil, &$0, $1) }
+            let key = try Self.decodeDER(der, what: "SEC1 EC private key", free: EVP_PKEY_free) { d2i_PrivateKey(EVP_PKEY_EC, nil, &$0, $1) }
             try self.init(taking: key, isPrivate: true)
         case "PUBLIC KEY":
             try self.init(subjectPublicKeyInfo: der)
         case "RSA PUBLIC KEY":
-            let key = try Self.decodeDER(der, what: "PKCS#1 RSA public key") { d2i_PublicKey(EVP_PKEY_RSA, nil, &$0, $1) }
+            let key = try Self.decodeDER(der, what: "PKCS#1 RSA public key", free: EVP_PKEY_free) { d2i_PublicKey(EVP_PKEY_RSA, nil, &$0, $1) }
             try self.init(taking: key, isPrivate: false)
         case "CERTIFICATE":
-            let certificate = try Self.decodeDER(der, what: "X.509 certificate") { d2i_X509(nil, &$0, $1) }
+            let certificate = try Self.decodeDER(der, what: "X.509 certificate", free: X509_free) { d2i_X509(nil, &$0, $1) }
             defer { X509_free(certificate) }
             OpenSSLErrorQueue.clear()
             guard let key = X509_get_pubkey(certificate) else { throw .openSSL("the certificate's public key is unusable") }
@@ -57,13 +57,13 @@ extension PKey {
         PEMDocument.encode(label: "PUBLIC KEY", der: try subjectPublicKeyInfoDER())
     }
 
-    /// Checks that a private key's halves belong together (and, for EC, that the point is
-    /// on the curve). RSA keys without CRT factors are checked for the public half only.
+    /// Checks that a private key's halves belong together. (The public half was already
+    /// checked by ``init(taking:isPrivate:)``, as for every key.) RSA keys without CRT
+    /// factors have no pairwise check.
     func checkConsistency() throws(CryptoError) {
         OpenSSLErrorQueue.clear()
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { throw .openSSL("cannot check the key") }
         defer { EVP_PKEY_CTX_free(ctx) }
-        guard EVP_PKEY_public_check(ctx) == 1 else { throw .openSSL("the public key is invalid") }
         if isPrivate {
             switch type {
             case .rsa, .rsaPSS:

@@ -12,47 +12,41 @@ extension PKey {
         OpenSSLErrorQueue.clear()
         let kind = scheme.contextKind(signing: true)
         var signature: [UInt8] = []
-        if case .eddsa = scheme {
-            guard let mdctx = contexts.take(kind) ?? EVP_MD_CTX_new() else { throw .openSSL("cannot allocate a digest context") }
-            var length = 0
-            let ok = message.withBytes { input -> Bool in
-                let bytes = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                guard EVP_DigestSignInit_ex(mdctx, nil, nil, nil, nil, pointer, nil) == 1,
-                      EVP_DigestSign(mdctx, nil, &length, bytes, input.count) == 1 else { return false }
-                signature = [UInt8](repeating: 0, count: length)
-                return signature.withUnsafeMutableBufferPointer {
-                    EVP_DigestSign(mdctx, $0.baseAddress, &length, bytes, input.count) == 1
-                }
-            }
-            guard ok else {
-                EVP_MD_CTX_free(mdctx)
-                throw .openSSL("signing failed")
-            }
-            contexts.put(kind, mdctx)
-            signature.removeSubrange(length...)
-            return signature
-        }
-        guard let digest = scheme.digest else { throw CryptoError("no digest for this scheme") }
-        let pctx: OpaquePointer
-        if let pooled = contexts.take(kind) { pctx = pooled } else { pctx = try newPKeyContext(scheme, signing: true) }
+        let key = pointer
         var length = 0
-        let ok = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { hash -> Bool in
-            var hashLength: UInt32 = 0
-            let hashed = message.withBytes { input in
-                EVP_Digest(input.baseAddress, input.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), &hashLength, digest.md, nil)
+        let signed: Bool
+        if case .eddsa = scheme {
+            signed = try contexts.withContext(kind, make: Self.newDigestContext) { mdctx -> (Bool, ContextPool.Disposition) in
+                let ok = message.withBytes { input -> Bool in
+                    let bytes = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    guard EVP_DigestSignInit_ex(mdctx, nil, nil, nil, nil, key, nil) == 1,
+                          EVP_DigestSign(mdctx, nil, &length, bytes, input.count) == 1 else { return false }
+                    signature = [UInt8](repeating: 0, count: length)
+                    return signature.withUnsafeMutableBufferPointer {
+                        EVP_DigestSign(mdctx, $0.baseAddress, &length, bytes, input.count) == 1
+                    }
+                }
+                return (ok, ok ? .reusable : .spent)
             }
-            let h = hash.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            guard hashed == 1, EVP_PKEY_sign(pctx, nil, &length, h, Int(hashLength)) == 1 else { return false }
-            signature = [UInt8](repeating: 0, count: length)
-            return signature.withUnsafeMutableBufferPointer {
-                EVP_PKEY_sign(pctx, $0.baseAddress, &length, h, Int(hashLength)) == 1
+        } else {
+            guard let digest = scheme.digest else { throw CryptoError("no digest for this scheme") }
+            signed = try contexts.withContext(kind, make: { () throws(CryptoError) in try newPKeyContext(scheme, signing: true) }) { pctx -> (Bool, ContextPool.Disposition) in
+                let ok = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { hash -> Bool in
+                    var hashLength: UInt32 = 0
+                    let hashed = message.withBytes { input in
+                        EVP_Digest(input.baseAddress, input.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), &hashLength, digest.md, nil)
+                    }
+                    let h = hash.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    guard hashed == 1, EVP_PKEY_sign(pctx, nil, &length, h, Int(hashLength)) == 1 else { return false }
+                    signature = [UInt8](repeating: 0, count: length)
+                    return signature.withUnsafeMutableBufferPointer {
+                        EVP_PKEY_sign(pctx, $0.baseAddress, &length, h, Int(hashLength)) == 1
+                    }
+                }
+                return (ok, ok ? .reusable : .spent)
             }
         }
-        guard ok else {
-            EVP_PKEY_CTX_free(pctx)
-            throw .openSSL("signing failed")
-        }
-        contexts.put(kind, pctx)
+        guard signed else { throw .openSSL("signing failed") }
         signature.removeSubrange(length...)
         if case .ecdsa = scheme, case .ec(let curve) = type {
             return try ECDSASignatureForm.rawFromDER(signature, curve: curve)
@@ -87,42 +81,43 @@ extension PKey {
         OpenSSLErrorQueue.clear()
         let kind = scheme.contextKind(signing: false)
         let sig = signature.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let rc: Int32
+        let key = pointer
+        let rc: Int32?
         if case .eddsa = scheme {
-            guard let mdctx = contexts.take(kind) ?? EVP_MD_CTX_new() else { return .invalid(reason: "cannot allocate a digest context") }
-            guard EVP_DigestVerifyInit_ex(mdctx, nil, nil, nil, nil, pointer, nil) == 1 else {
-                EVP_MD_CTX_free(mdctx)
-                OpenSSLErrorQueue.clear()
-                return .invalid(reason: "the key cannot verify this algorithm")
+            rc = try? contexts.withContext(kind, make: Self.newDigestContext) { mdctx -> (Int32?, ContextPool.Disposition) in
+                guard EVP_DigestVerifyInit_ex(mdctx, nil, nil, nil, nil, key, nil) == 1 else { return (nil, .spent) }
+                let rc = message.withBytes { input in
+                    EVP_DigestVerify(mdctx, sig, signature.count, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
+                }
+                return (rc, .reusable)
             }
-            rc = message.withBytes { input in
-                EVP_DigestVerify(mdctx, sig, signature.count, input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count)
-            }
-            contexts.put(kind, mdctx)
         } else {
             guard let digest = scheme.digest else { return .invalid(reason: "the key cannot verify this algorithm") }
-            let pctx: OpaquePointer
-            if let pooled = contexts.take(kind) {
-                pctx = pooled
-            } else {
-                do { pctx = try newPKeyContext(scheme, signing: false) } catch {
-                    OpenSSLErrorQueue.clear()
-                    return .invalid(reason: "the key cannot verify this algorithm")
+            rc = try? contexts.withContext(kind, make: { () throws(CryptoError) in try newPKeyContext(scheme, signing: false) }) { pctx -> (Int32?, ContextPool.Disposition) in
+                let rc = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { hash -> Int32 in
+                    var hashLength: UInt32 = 0
+                    let hashed = message.withBytes { input in
+                        EVP_Digest(input.baseAddress, input.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), &hashLength, digest.md, nil)
+                    }
+                    guard hashed == 1 else { return 0 }
+                    return EVP_PKEY_verify(pctx, sig, signature.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), Int(hashLength))
                 }
+                // A failed verification leaves the context usable (it holds no per-message state).
+                return (rc, .reusable)
             }
-            rc = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { hash -> Int32 in
-                var hashLength: UInt32 = 0
-                let hashed = message.withBytes { input in
-                    EVP_Digest(input.baseAddress, input.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), &hashLength, digest.md, nil)
-                }
-                guard hashed == 1 else { return 0 }
-                return EVP_PKEY_verify(pctx, sig, signature.count, hash.baseAddress?.assumingMemoryBound(to: UInt8.self), Int(hashLength))
-            }
-            // A failed verification leaves the context usable (it holds no per-message state).
-            contexts.put(kind, pctx)
+        }
+        guard let rc else {
+            OpenSSLErrorQueue.clear()
+            return .invalid(reason: "the key cannot verify this algorithm")
         }
         OpenSSLErrorQueue.clear()
         return rc == 1 ? .valid : .invalid(reason: "signature does not match")
+    }
+
+    /// A new, empty `EVP_MD_CTX` (for EdDSA, initialised per operation).
+    private static func newDigestContext() throws(CryptoError) -> OpaquePointer {
+        guard let mdctx = EVP_MD_CTX_new() else { throw .openSSL("cannot allocate a digest context") }
+        return mdctx
     }
 
     /// A new `EVP_PKEY_CTX` for this key, initialised to sign or verify pre-hashed messages
@@ -243,7 +238,7 @@ package enum ECDSASignatureForm {
     }
 
     private static func rawFromDERWithOpenSSL(_ der: [UInt8], curve: ECCurve) throws(CryptoError) -> [UInt8] {
-        let sig = try PKey.decodeDER(der, what: "ECDSA signature") { d2i_ECDSA_SIG(nil, &$0, $1) }
+        let sig = try PKey.decodeDER(der, what: "ECDSA signature", free: ECDSA_SIG_free) { d2i_ECDSA_SIG(nil, &$0, $1) }
         defer { ECDSA_SIG_free(sig) }
         var r: OpaquePointer?, s: OpaquePointer?
         ECDSA_SIG_get0(sig, &r, &s)

@@ -28,7 +28,23 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
     package static let minimumRSABits = 2048
 
     /// Takes ownership of `pointer` (freeing it if the key is refused).
+    ///
+    /// Every key, whatever its source, passes the same gate: a supported type and curve,
+    /// OpenSSL's public-key check (`EVP_PKEY_public_check`: for EC the point is on the
+    /// curve, for RSA the modulus and exponent are plausible), TokenKit's own RSA rules
+    /// (odd modulus, odd public exponent greater than 1, at least ``minimumRSABits``, no
+    /// ROCA fingerprint). A refused key is freed here, on every path.
     init(taking pointer: OpaquePointer, isPrivate: Bool) throws(CryptoError) {
+        let owned = OwnedPKey(pointer)
+        let (type, bits) = try Self.validatePublicHalf(pointer)
+        self.pointer = owned.release()
+        self.type = type
+        self.isPrivate = isPrivate
+        self.bits = bits
+    }
+
+    /// The checks of ``init(taking:isPrivate:)``; never frees `pointer`.
+    private static func validatePublicHalf(_ pointer: OpaquePointer) throws(CryptoError) -> (AsymmetricKeyType, Int) {
         let type: AsymmetricKeyType
         switch EVP_PKEY_get_base_id(pointer) {
         case EVP_PKEY_RSA: type = .rsa
@@ -41,28 +57,29 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
             guard EVP_PKEY_get_utf8_string_param(pointer, OSSL_PKEY_PARAM_GROUP_NAME, &name, name.count, &length) == 1,
                   let curve = ECCurve(openSSLGroupName: String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
             else {
-                EVP_PKEY_free(pointer)
                 OpenSSLErrorQueue.clear()
                 throw CryptoError("unsupported EC curve (JWS uses P-256, P-384, P-521 and secp256k1)")
             }
             type = .ec(curve)
         default:
-            EVP_PKEY_free(pointer)
             throw CryptoError("unsupported key type (JWS uses RSA, EC, Ed25519 and Ed448 keys)")
         }
         let bits = Int(EVP_PKEY_get_bits(pointer))
-        if type == .rsa || type == .rsaPSS, bits < Self.minimumRSABits {
-            EVP_PKEY_free(pointer)
-            throw CryptoError("RSA key of \(bits) bits refused (at least \(Self.minimumRSABits) bits are required)")
+        if type == .rsa || type == .rsaPSS {
+            guard bits >= Self.minimumRSABits else {
+                throw CryptoError("RSA key of \(bits) bits refused (at least \(Self.minimumRSABits) bits are required)")
+            }
+            try RSAPublicParameters.check(pointer)
+            if ROCAFingerprint.matches(rsaKey: pointer) {
+                throw CryptoError("RSA key refused: its modulus has the ROCA fingerprint (CVE-2017-15361), so it can be factored")
+            }
         }
-        if type == .rsa || type == .rsaPSS, ROCAFingerprint.matches(rsaKey: pointer) {
-            EVP_PKEY_free(pointer)
-            throw CryptoError("RSA key refused: its modulus has the ROCA fingerprint (CVE-2017-15361), so it can be factored")
-        }
-        self.pointer = pointer
-        self.type = type
-        self.isPrivate = isPrivate
-        self.bits = bits
+        OpenSSLErrorQueue.clear()
+        let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil)
+        guard let ctx else { throw .openSSL("cannot check the key") }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        guard EVP_PKEY_public_check(ctx) == 1 else { throw .openSSL("the public key is invalid") }
+        return (type, bits)
     }
 
     deinit { EVP_PKEY_free(pointer) }
@@ -87,13 +104,15 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
 
     /// Parses a SubjectPublicKeyInfo DER structure; trailing bytes are refused.
     package convenience init(subjectPublicKeyInfo der: [UInt8]) throws(CryptoError) {
-        let key = try Self.decodeDER(der, what: "public key (SPKI)") { d2i_PUBKEY(nil, &$0, $1) }
+        let key = try Self.decodeDER(der, what: "public key (SPKI)", free: EVP_PKEY_free) { d2i_PUBKEY(nil, &$0, $1) }
         try self.init(taking: key, isPrivate: false)
     }
 
-    /// Runs a d2i-style decoder over all of `der`, requiring it to consume every byte.
+    /// Runs a d2i-style decoder over all of `der`, requiring it to consume every byte. When
+    /// bytes are left over, the decoded object is released with `free` before throwing, so
+    /// the caller owns the result only when this returns.
     static func decodeDER(
-        _ der: [UInt8], what: String,
+        _ der: [UInt8], what: String, free: (OpaquePointer) -> Void,
         _ decode: (inout UnsafePointer<UInt8>?, Int) -> OpaquePointer?
     ) throws(CryptoError) -> OpaquePointer {
         OpenSSLErrorQueue.clear()
@@ -105,6 +124,8 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
         }
         guard let object = result.0 else { throw .openSSL("malformed \(what)") }
         guard result.1 == der.count else {
+            free(object)
+            OpenSSLErrorQueue.clear()
             throw CryptoError("malformed \(what): \(der.count - result.1) trailing bytes")
         }
         return object

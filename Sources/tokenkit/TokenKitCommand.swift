@@ -27,4 +27,11 @@ struct TokenKitCommand: AsyncParsableCommand {
             LogoutCommand.self,
         ]
     )
+
+    /// `tokenkit` with no subcommand is a usage error: the usage goes to stderr, exit 64
+    /// (`tokenkit --help` still prints it on stdout and exits 0).
+    func run() async throws {
+        StandardStreams.writeError(Self.helpMessage())
+        throw ExitCode(ExitStatus.usage)
+    }
 }

@@ -59,7 +59,7 @@ import Testing
     /// The general path's outcome: the reason of the error, or "ok".
     static func slowDecode(_ token: String) -> String {
         do throws(JWTError) {
-            let jws = try CompactJWS(token, limits: .default)
+            let jws = try CompactJWS(token, limits: .default, lenientSignature: true)  // decoding never reads the signature
             _ = try JWTPayloadParser.object(jws.payload, limits: .default)
             return "ok"
         } catch {

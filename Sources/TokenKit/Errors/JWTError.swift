@@ -1,3 +1,5 @@
+internal import TokenKitCrypto
+
 /// Why TokenKit refused a token or a key. One type for every failure of the token module.
 ///
 /// `reason` is one line for people ("token expired at 2026-11-20T10:00:00Z (now …)"); it
@@ -60,11 +62,25 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// One line for people, with no secrets.
     public let reason: String
+    /// The error TokenKit's own dependency reported, when the failure came from one (for
+    /// example the OpenSSL wrapper's error for a refused key); `nil` otherwise. Kept whole
+    /// rather than flattened into ``reason``; it never contains key material or secrets.
+    public let underlyingError: (any Error & Sendable)?
+    /// The underlying library's own reasons, oldest first (for keys: the entries OpenSSL put
+    /// on its error queue, e.g. `"bad e value"`); empty when there are none. Never secret.
+    public let underlyingReasons: [String]
 
     /// Creates an error; `reason` must not contain secrets.
     public init(code: Code, reason: String) {
+        self.init(code: code, reason: reason, underlyingError: nil, underlyingReasons: [])
+    }
+
+    /// Creates an error that keeps the error it was caused by; neither may contain secrets.
+    public init(code: Code, reason: String, underlyingError: (any Error & Sendable)?, underlyingReasons: [String] = []) {
         self.code = code
         self.reason = reason
+        self.underlyingError = underlyingError
+        self.underlyingReasons = underlyingReasons
     }
 
     public var description: String { reason }
@@ -74,6 +90,11 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func malformed(_ reason: String) -> Self { .init(code: .malformed, reason: "malformed token: \(reason)") }
     static func invalidKey(_ reason: String) -> Self { .init(code: .invalidKey, reason: reason) }
+    /// A key error caused by the OpenSSL wrapper: "`context`: `cause.message`", with the
+    /// cause and OpenSSL's reasons kept.
+    static func invalidKey(_ context: String, cause: CryptoError) -> Self {
+        .init(code: .invalidKey, reason: "\(context): \(cause.message)", underlyingError: cause, underlyingReasons: cause.openSSLReasons)
+    }
     static func invalidClaim(_ name: String, _ why: String) -> Self {
         .init(code: .invalidClaim, reason: "invalid \"\(name)\" claim: \(why)")
     }

@@ -22,6 +22,20 @@ public enum JSONValue: Sendable, Hashable {
     /// The Boolean, when this is `true` or `false`.
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 
+    /// How deeply arrays and objects nest (a scalar is 0, `{}` is 1), counting no further
+    /// than `limit`, so a hostile value costs at most `limit` levels of recursion.
+    func nestingDepth(upTo limit: Int) -> Int {
+        guard limit > 0 else { return 0 }
+        switch self {
+        case .array(let elements):
+            return 1 + (elements.lazy.map { $0.nestingDepth(upTo: limit - 1) }.max() ?? 0)
+        case .object(let object):
+            return 1 + (object.lazy.map { $0.value.nestingDepth(upTo: limit - 1) }.max() ?? 0)
+        default:
+            return 0
+        }
+    }
+
     /// A short name of the value's JSON type, for error messages.
     public var typeName: String {
         switch self {
@@ -80,10 +94,14 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A JSON object with unique member names, remembering the order they were written in.
+///
+/// Member names are compared by their UTF-8 bytes, never by Unicode canonical equivalence:
+/// `"\u{212A}id"` (KELVIN SIGN) and `"Kid"` are two different members, and looking up one
+/// never finds the other.
 public struct JSONObject: Sendable, Hashable, Sequence {
     /// Member names in document order.
     public private(set) var keys: [String]
-    private var values: [String: JSONValue]
+    private var values: [ExactKey: JSONValue]
 
     /// An empty object.
     public init() {
@@ -99,20 +117,21 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// The member's value, or `nil` when absent. Setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { values[key] }
+        get { values[ExactKey(key)] }
         set {
             if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if values.updateValue(newValue, forKey: ExactKey(key)) == nil { keys.append(key) }
+            } else if values.removeValue(forKey: ExactKey(key)) != nil {
+                keys.removeAll { $0.isByteIdentical(to: key) }
             }
         }
     }
 
     /// Inserts a member that must not exist yet; returns `false` (changing nothing) when it does.
     mutating func insertNew(_ key: String, _ value: JSONValue) -> Bool {
-        guard values[key] == nil else { return false }
-        values[key] = value
+        let exact = ExactKey(key)
+        guard values[exact] == nil else { return false }
+        values[exact] = value
         keys.append(key)
         return true
     }
@@ -127,7 +146,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         return AnyIterator {
             guard index < keys.count else { return nil }
             defer { index += 1 }
-            return (keys[index], values[keys[index]] ?? .null)
+            return (keys[index], values[ExactKey(keys[index])] ?? .null)
         }
     }
 

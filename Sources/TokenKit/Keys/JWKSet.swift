@@ -3,7 +3,8 @@ import Foundation
 /// A JSON Web Key Set (RFC 7517 §5): the keys a verifier may use, chosen per token by `kid`.
 ///
 /// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
-/// only by keys with exactly that `kid` (never by another key); a token without `kid` is
+/// only by keys with exactly that `kid`, byte for byte (never by another key, nor by one
+/// whose `kid` is merely Unicode-equivalent); a token without `kid` is
 /// tried against every key that may verify its `alg`; a `kid` that several keys share is
 /// ambiguous and refused. (Exception: a set made with ``init(keys:)`` from one key without
 /// a `kid` — e.g. `JWTVerifier(key:)` — uses that key for every token.) Keys of unsupported types, and keys marked for encryption only,
@@ -16,7 +17,7 @@ public struct JWKSet: Sendable {
     public let skipped: [(index: Int, reason: String)]
     /// Key IDs that name more than one entry (counting entries that were skipped): a token
     /// naming one of them is refused rather than matched to a guess.
-    let ambiguousKeyIDs: Set<String>
+    let ambiguousKeyIDs: Set<ExactKey>
 
     /// Whether this set is one key without a `kid`, chosen explicitly by the caller: it then
     /// verifies tokens whatever `kid` they name (the caller already picked the key).
@@ -31,9 +32,10 @@ public struct JWKSet: Sendable {
         self.ambiguousKeyIDs = Self.duplicates(keys.compactMap(\.keyID))
     }
 
-    private static func duplicates(_ ids: [String]) -> Set<String> {
-        var seen: Set<String> = [], repeated: Set<String> = []
-        for id in ids where !seen.insert(id).inserted { repeated.insert(id) }
+    /// Key IDs occurring more than once, compared by their UTF-8 bytes.
+    private static func duplicates(_ ids: [String]) -> Set<ExactKey> {
+        var seen: Set<ExactKey> = [], repeated: Set<ExactKey> = []
+        for id in ids.map(ExactKey.init) where !seen.insert(id).inserted { repeated.insert(id) }
         return repeated
     }
 
@@ -86,11 +88,11 @@ public struct JWKSet: Sendable {
     /// Throws ``JWTError/Code/noMatchingKey`` when there are none.
     public func candidates(forKeyID keyID: String?, algorithm: JWTAlgorithm) throws(JWTError) -> [JWTKey] {
         if let keyID, !isSingleUnnamedKey {
-            let named = keys.filter { $0.keyID == keyID }
+            let named = keys.filter { $0.keyID?.isByteIdentical(to: keyID) == true }
             guard !named.isEmpty else {
                 throw JWTError(code: .noMatchingKey, reason: "no key with kid \"\(JSONNameShortener.shorten(keyID))\"")
             }
-            guard !ambiguousKeyIDs.contains(keyID) else {
+            guard !ambiguousKeyIDs.contains(ExactKey(keyID)) else {
                 throw JWTError(code: .noMatchingKey, reason: "kid \"\(JSONNameShortener.shorten(keyID))\" is ambiguous: several keys in the set have it")
             }
             let fitting = named.filter { $0.algorithms.contains(algorithm) && $0.mayVerify }

@@ -39,7 +39,7 @@ extension JWTKey {
                 material = .asymmetric(key)
                 fitting = JWTAlgorithm.algorithms(for: key.type)
             } catch {
-                throw .invalidKey("invalid \(kty) JWK: \(error.message)")
+                throw .invalidKey("invalid \(kty) JWK", cause: error)
             }
         default:
             throw .invalidKey("unsupported JWK key type \"\(JSONNameShortener.shorten(kty))\"")
@@ -84,7 +84,7 @@ extension JWTKey {
         case .asymmetric(let key):
             let components: KeyComponents
             do { components = try key.components(includePrivate: includingPrivate) } catch {
-                throw .invalidKey("cannot export the key: \(error.message)")
+                throw .invalidKey("cannot export the key", cause: error)
             }
             switch components {
             case .rsa(let n, let e, let privateParts):
@@ -199,13 +199,5 @@ private struct JWKFields {
             let x = try bytes("x", required: true) ?? []
             return .okp(ed448: crv == "Ed448", x: x, d: try bytes("d").map { SecureBytes($0) })
         }
-    }
-}
-
-/// Shortens untrusted names before they go into an error message.
-enum JSONNameShortener {
-    static func shorten(_ s: String) -> String {
-        let cleaned = String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
-        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
     }
 }

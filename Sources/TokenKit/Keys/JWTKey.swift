@@ -99,7 +99,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
     /// certificate's validity, chain and revocation are NOT checked).
     public init(pem: String, keyID: String? = nil, algorithms: Set<JWTAlgorithm>? = nil) throws(JWTError) {
         let key: PKey
-        do { key = try PKey(pem: pem) } catch { throw .invalidKey("cannot read PEM key: \(error.message)") }
+        do { key = try PKey(pem: pem) } catch { throw .invalidKey("cannot read PEM key", cause: error) }
         let fitting = JWTAlgorithm.algorithms(for: key.type)
         self.init(material: .asymmetric(key), keyID: keyID,
                   algorithms: try Self.narrow(fitting, to: algorithms, what: "a \(key.type) key"))
@@ -112,7 +112,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
         if algorithm.isHMAC {
             let secret: SecureBytes
             do { secret = try RandomBytes.generateSecret(count: algorithm.digest.size) } catch {
-                throw .invalidKey("cannot generate a secret: \(error.message)")
+                throw .invalidKey("cannot generate a secret", cause: error)
             }
             return try secret.withUnsafeBytes { bytes throws(JWTError) in try hmac(secret: bytes, keyID: keyID) }
         }
@@ -129,7 +129,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
             let key = try PKey.generate(type, rsaBits: rsaBits)
             return JWTKey(material: .asymmetric(key), keyID: keyID, algorithms: JWTAlgorithm.algorithms(for: type))
         } catch {
-            throw .invalidKey("cannot generate a \(type) key: \(error.message)")
+            throw .invalidKey("cannot generate a \(type) key", cause: error)
         }
     }
 
@@ -138,7 +138,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
         do {
             return JWTKey(material: .asymmetric(try PKey.generate(.ed448)), keyID: keyID, algorithms: [.eddsa])
         } catch {
-            throw .invalidKey("cannot generate an Ed448 key: \(error.message)")
+            throw .invalidKey("cannot generate an Ed448 key", cause: error)
         }
     }
 
@@ -152,7 +152,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
             do {
                 return JWTKey(material: .asymmetric(try key.publicKey()), keyID: keyID, algorithms: algorithms,
                               mayVerify: mayVerify, maySign: false)
-            } catch { throw .invalidKey("cannot derive the public key: \(error.message)") }
+            } catch { throw .invalidKey("cannot derive the public key", cause: error) }
         }
     }
 
@@ -173,13 +173,13 @@ public struct JWTKey: Sendable, CustomStringConvertible {
     /// The private key as PKCS#8 PEM. The result is secret: keep it out of logs and argv.
     public func privateKeyPEM() throws(JWTError) -> String {
         guard case .asymmetric(let key) = material else { throw .invalidKey("an HMAC secret has no PEM form") }
-        do { return try key.pkcs8PEM() } catch { throw .invalidKey("cannot export the private key: \(error.message)") }
+        do { return try key.pkcs8PEM() } catch { throw .invalidKey("cannot export the private key", cause: error) }
     }
 
     /// The public key as SPKI PEM.
     public func publicKeyPEM() throws(JWTError) -> String {
         guard case .asymmetric(let key) = material else { throw .invalidKey("an HMAC secret has no public key") }
-        do { return try key.publicPEM() } catch { throw .invalidKey("cannot export the public key: \(error.message)") }
+        do { return try key.publicPEM() } catch { throw .invalidKey("cannot export the public key", cause: error) }
     }
 
     static func narrow(_ fitting: Set<JWTAlgorithm>, to requested: Set<JWTAlgorithm>?, what: String) throws(JWTError) -> Set<JWTAlgorithm> {
@@ -209,7 +209,7 @@ final class HMACSecret: Sendable {
         var keys: [JWTAlgorithm: HMACKey] = [:]
         for algorithm in algorithms {
             do { keys[algorithm] = try HMACKey(secret: bytes, digest: algorithm.digest) } catch {
-                throw .invalidKey("cannot set up \(algorithm): \(error.message)")
+                throw .invalidKey("cannot set up \(algorithm)", cause: error)
             }
         }
         self.keys = keys

@@ -60,17 +60,21 @@ final class ClaimsStorage: ManagedBuffer<ClaimsStorage.Source, UnsafeMutableRawP
     }
 }
 
-/// Parsed JWS headers keyed by their exact base64url text, so a stream of tokens from one
-/// issuer (which all share a header) parses the header once. Lock-free: up to four entries,
+/// Parsed JWS headers keyed by their exact base64url text AND the ``ParsingLimits`` they
+/// were parsed under (everything that changes the answer), so a stream of tokens from one
+/// issuer (which all share a header) parses the header once, and a header accepted under
+/// lenient limits is never served to a caller with stricter ones. Lock-free: up to four entries,
 /// each published once and never replaced or freed before the cache itself; a header that
 /// finds no free entry is simply parsed every time. Only short headers are kept.
 final class HeaderCache: @unchecked Sendable {
     // @unchecked Sendable: slots are accessed only through AtomicSlot; entries are immutable.
     private final class Entry {
         let text: [UInt8]
+        let limits: ParsingLimits
         let header: JWTHeader
-        init(text: [UInt8], header: JWTHeader) {
+        init(text: [UInt8], limits: ParsingLimits, header: JWTHeader) {
             self.text = text
+            self.limits = limits
             self.header = header
         }
     }
@@ -91,19 +95,22 @@ final class HeaderCache: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// The header whose base64url text is `text`, from the cache or parsed with `parse`
-    /// (whose result, when it succeeds, is cached if there is room).
-    func header(for text: UnsafeBufferPointer<UInt8>, parse: () throws(JWTError) -> JWTHeader) throws(JWTError) -> JWTHeader {
+    /// The header whose base64url text is `text`, parsed under `limits`: from the cache, or
+    /// parsed with `parse` (whose result, when it succeeds, is cached if there is room).
+    /// `parse` must apply exactly `limits`.
+    func header(
+        for text: UnsafeBufferPointer<UInt8>, limits: ParsingLimits, parse: () throws(JWTError) -> JWTHeader
+    ) throws(JWTError) -> JWTHeader {
         for i in 0..<Self.capacity {
             guard let raw = AtomicSlot.load(slots + i) else { break }
             let entry = Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue()
-            if entry.text.count == text.count, entry.text.withUnsafeBytes({ memcmpEqual($0.baseAddress!, text.baseAddress, text.count) }) {
+            if entry.text.count == text.count, entry.limits == limits, entry.text.withUnsafeBytes({ memcmpEqual($0.baseAddress!, text.baseAddress, text.count) }) {
                 return entry.header
             }
         }
         let header = try parse()
         if text.count <= Self.maxHeaderText {
-            let entry = Unmanaged.passRetained(Entry(text: Array(text), header: header)).toOpaque()
+            let entry = Unmanaged.passRetained(Entry(text: Array(text), limits: limits, header: header)).toOpaque()
             var published = false
             for i in 0..<Self.capacity where AtomicSlot.publish(slots + i, entry) {
                 published = true

@@ -8,15 +8,20 @@ struct CompactJWS: Sendable {
     let header: JWTHeader
     let payload: [UInt8]
     let signature: [UInt8]
+    /// Whether part 3 was canonical base64url (always true unless `lenientSignature`).
+    let signatureWellFormed: Bool
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`: what the signature covers.
     let signingInput: ArraySlice<UInt8>
 
-    init(_ token: String, limits: ParsingLimits) throws(JWTError) {
+    /// Splits and decodes `token`. With `lenientSignature` (decoding for display, which
+    /// never looks at the signature) a part 3 that is not canonical base64url leaves
+    /// ``signature`` empty instead of refusing the token.
+    init(_ token: String, limits: ParsingLimits, lenientSignature: Bool = false) throws(JWTError) {
         let bytes = Array(token.utf8)
-        try self.init(bytes: bytes, limits: limits)
+        try self.init(bytes: bytes, limits: limits, lenientSignature: lenientSignature)
     }
 
-    init(bytes: [UInt8], limits: ParsingLimits) throws(JWTError) {
+    init(bytes: [UInt8], limits: ParsingLimits, lenientSignature: Bool = false) throws(JWTError) {
         guard bytes.count <= limits.maxTokenBytes else {
             throw JWTError(code: .tooLarge, reason: "token of \(bytes.count) bytes exceeds the limit of \(limits.maxTokenBytes) bytes")
         }
@@ -37,7 +42,14 @@ struct CompactJWS: Sendable {
 
         header = try headerPart.withUnsafeBufferPointer { text throws(JWTError) in try Self.parseHeader(text, limits: limits) }
         payload = try Self.decode(payloadPart, part: 2, name: "payload")
-        signature = try Self.decode(signaturePart, part: 3, name: "signature")
+        if lenientSignature {
+            let decoded = try? Self.decode(signaturePart, part: 3, name: "signature")
+            signature = decoded ?? []
+            signatureWellFormed = decoded != nil
+        } else {
+            signature = try Self.decode(signaturePart, part: 3, name: "signature")
+            signatureWellFormed = true
+        }
         signingInput = bytes[0..<dots[1]]
     }
 

@@ -40,7 +40,7 @@ extension JWTVerifier {
             let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
             let header: JWTHeader
             do {
-                header = try headerCache.header(for: headerText) { () throws(JWTError) in
+                header = try headerCache.header(for: headerText, limits: limits) { () throws(JWTError) in
                     try CompactJWS.parseHeader(headerText, limits: limits)
                 }
             } catch { return .fallback }
@@ -49,7 +49,7 @@ extension JWTVerifier {
             let candidates: [JWTKey]
             if keys.keys.count == 1, keys.ambiguousKeyIDs.isEmpty {
                 let key = keys.keys[0]
-                guard keys.isSingleUnnamedKey || header.keyID == nil || key.keyID == header.keyID, key.mayVerify, key.algorithms.containsFast(algorithm) else {
+                guard keys.isSingleUnnamedKey || header.keyID == nil || Self.sameKeyID(key.keyID, header.keyID), key.mayVerify, key.algorithms.containsFast(algorithm) else {
                     return .fallback
                 }
                 candidates = keys.keys
@@ -83,6 +83,12 @@ extension JWTVerifier {
             return Self.checkClaims(header: header, payload: payload, options: options)
         }
         return outcome ?? .fallback
+    }
+
+    /// Whether both key IDs are present and byte-identical.
+    static func sameKeyID(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return false }
+        return a.isByteIdentical(to: b)
     }
 
     /// The claims step after a verified signature: the scan and fast checks, or the full

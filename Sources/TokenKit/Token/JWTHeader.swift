@@ -40,7 +40,7 @@ public struct JWTHeader: Sendable, Hashable {
                 throw .malformed("header \"crit\" must be a non-empty array")
             }
             let names = list.compactMap(\.stringValue)
-            guard names.count == list.count, Set(names).count == names.count else {
+            guard names.count == list.count, Set(names.map(ExactKey.init)).count == names.count else {
                 throw .malformed("header \"crit\" must list distinct strings")
             }
             critical = names

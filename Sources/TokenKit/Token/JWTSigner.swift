@@ -5,18 +5,25 @@ internal import TokenKitCrypto
 /// Guarantees: the algorithm is one the key may sign with (chosen at init, so a signer can
 /// never produce `none` or an algorithm the key is not bound to); the header carries `alg`,
 /// the key's `kid` (unless overridden) and `typ` `JWT` by default; claims are written as
-/// compact JSON that TokenKit's own strict parser accepts. Immutable and `Sendable`.
+/// compact JSON that TokenKit's own strict parser accepts, within the same
+/// ``ParsingLimits`` a verifier applies by default (so TokenKit never signs a token its own
+/// default verifier refuses for size or nesting). Immutable and `Sendable`.
 public struct JWTSigner: Sendable {
     /// The signing key.
     public let key: JWTKey
     /// The algorithm written into every header.
     public let algorithm: JWTAlgorithm
+    /// The limits every token this signer makes must fit (default ``ParsingLimits/default``,
+    /// the verifier's default): claims nested deeper than `maxDepth`, or a token longer than
+    /// `maxTokenBytes`, are refused with ``JWTError/Code/claimsCoding`` / ``JWTError/Code/tooLarge``.
+    public let limits: ParsingLimits
     /// `BASE64URL(header)` for the default ``JWTHeaderFields``, made once.
     private let defaultHeaderText: [UInt8]
 
     /// A signer for `key`; `algorithm` defaults to the key's only algorithm, or must be
     /// given when the key allows several (e.g. RSA: RS256…PS512).
-    public init(key: JWTKey, algorithm: JWTAlgorithm? = nil) throws(JWTError) {
+    public init(key: JWTKey, algorithm: JWTAlgorithm? = nil, limits: ParsingLimits = .default) throws(JWTError) {
+        self.limits = limits
         guard key.canSign else {
             throw .invalidKey(key.isSecret ? "the key's key_ops/use do not allow signing" : "a public key cannot sign; use the private key")
         }
@@ -49,7 +56,11 @@ public struct JWTSigner: Sendable {
 
     /// Signs `claims` as a JWT.
     public func sign(_ claims: JWTClaims, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
-        try signJWS(payload: JSONWriter.bytes(.object(claims.raw)), header: header)
+        let depth = JSONValue.object(claims.raw).nestingDepth(upTo: limits.maxDepth + 1)
+        guard depth <= limits.maxDepth else {
+            throw JWTError(code: .claimsCoding, reason: "the claims nest deeper than \(limits.maxDepth) levels (ParsingLimits.maxDepth)")
+        }
+        return try signJWS(payload: JSONWriter.bytes(.object(claims.raw)), header: header)
     }
 
     /// Signs an `Encodable` claims value (dates as seconds since 1970) as a JWT.
@@ -58,7 +69,7 @@ public struct JWTSigner: Sendable {
         do { payload = try ClaimsCoding.encode(claims) } catch {
             throw JWTError(code: .claimsCoding, reason: "cannot encode the claims: \(ClaimsCoding.describe(error))")
         }
-        do { _ = try StrictJSONParser.parseObject(payload, maxDepth: 64) } catch {
+        do { _ = try StrictJSONParser.parseObject(payload, maxDepth: limits.maxDepth) } catch {
             throw JWTError(code: .claimsCoding, reason: "the claims do not encode to a JSON object: \(error.reason)")
         }
         return try signJWS(payload: payload, header: header)
@@ -75,13 +86,16 @@ public struct JWTSigner: Sendable {
         switch key.material {
         case .hmac(let secret):
             guard let hmac = secret.keys[algorithm] else { throw .invalidKey("the key may not sign \(algorithm)") }
-            do { signature = try hmac.authenticationCode(for: signingInput) } catch { throw .invalidKey("HMAC failed: \(error.message)") }
+            do { signature = try hmac.authenticationCode(for: signingInput) } catch { throw .invalidKey("HMAC failed", cause: error) }
         case .asymmetric(let pkey):
             guard let scheme = algorithm.scheme else { throw .invalidKey("the key may not sign \(algorithm)") }
-            do { signature = try pkey.sign(signingInput, scheme: scheme) } catch { throw .invalidKey("signing failed: \(error.message)") }
+            do { signature = try pkey.sign(signingInput, scheme: scheme) } catch { throw .invalidKey("signing failed", cause: error) }
         }
         signingInput.append(UInt8(ascii: "."))
         Base64URL.encode(signature, appendingTo: &signingInput)
+        guard signingInput.count <= limits.maxTokenBytes else {
+            throw JWTError(code: .tooLarge, reason: "the signed token of \(signingInput.count) bytes exceeds the limit of \(limits.maxTokenBytes) bytes (ParsingLimits.maxTokenBytes)")
+        }
         return String(decoding: signingInput, as: UTF8.self)
     }
 }

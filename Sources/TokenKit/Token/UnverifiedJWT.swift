@@ -1,15 +1,18 @@
 /// A JWT decoded WITHOUT checking its signature or claims: for display, auditing and
 /// deciding when to refresh, never for trusting what it says.
 ///
-/// Parsing is as strict as verification (limits, canonical base64url, duplicate-free JSON,
-/// the payload must be a JSON object).
+/// Parsing of header and payload is as strict as verification (limits, canonical
+/// base64url, duplicate-free JSON, the payload must be a JSON object). The signature part
+/// is not needed to decode, so its encoding never makes decoding fail (see ``signature``).
 public struct UnverifiedJWT: Sendable {
     /// The header.
     public let header: JWTHeader
     /// The claims (unverified; parsed from the payload on first access, then kept).
     public var claims: JWTClaims { claimsCache.claims }
-    /// The signature bytes (unchecked).
+    /// The signature bytes (unchecked); empty when part 3 is not canonical base64url.
     public let signature: [UInt8]
+    /// Whether part 3 is canonical unpadded base64url (it is never verified here).
+    public let signatureIsWellFormed: Bool
     let claimsCache: ClaimsCache
 
     /// Decodes `token`; throws ``JWTError`` naming the malformed part.
@@ -24,16 +27,18 @@ public struct UnverifiedJWT: Sendable {
             self = fast
             return
         }
-        let jws = try CompactJWS(token, limits: limits)
+        let jws = try CompactJWS(token, limits: limits, lenientSignature: true)
         header = jws.header
         let claims = try JWTClaims(JWTPayloadParser.object(jws.payload, limits: limits))
         signature = jws.signature
+        signatureIsWellFormed = jws.signatureWellFormed
         claimsCache = .make(payload: jws.payload, limits: limits, claims: claims)
     }
 
-    private init(header: JWTHeader, signature: [UInt8], cache: ClaimsCache) {
+    private init(header: JWTHeader, signature: [UInt8]?, cache: ClaimsCache) {
         self.header = header
-        self.signature = signature
+        self.signature = signature ?? []
+        signatureIsWellFormed = signature != nil
         claimsCache = cache
     }
 
@@ -43,11 +48,11 @@ public struct UnverifiedJWT: Sendable {
             guard count > 0, count <= limits.maxTokenBytes else { return nil }
             guard let (first, second) = TokenSplit.dots(bytes) else { return nil }
             let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
-            guard let header = try? HeaderCache.shared.header(for: headerText, parse: { () throws(JWTError) in
+            guard let header = try? HeaderCache.shared.header(for: headerText, limits: limits, parse: { () throws(JWTError) in
                 try CompactJWS.parseHeader(headerText, limits: limits)
             }) else { return nil }
-            guard let payload = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
-                  let signature = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...])) else { return nil }
+            guard let payload = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else { return nil }
+            let signature = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
             let valid = payload.withUnsafeBufferPointer { ClaimsScanner.scan($0, maxDepth: limits.maxDepth) { _ in true } }
             guard valid == true else { return nil }
             return UnverifiedJWT(header: header, signature: signature, cache: .make(payload: payload, limits: limits))

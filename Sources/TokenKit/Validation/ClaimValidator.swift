@@ -29,13 +29,13 @@ enum ClaimValidator {
         }
         if let issuers = options.issuers {
             guard let iss = try claims.issuer() else { throw JWTError(code: .issuerMismatch, reason: "token has no issuer (iss)") }
-            guard issuers.contains(iss) else {
+            guard issuers.containsByteIdentical(iss) else {
                 throw JWTError(code: .issuerMismatch, reason: "issuer \"\(JSONNameShortener.shorten(iss))\" is not accepted")
             }
         }
         if let audiences = options.audiences {
             guard let aud = try claims.audience() else { throw JWTError(code: .audienceMismatch, reason: "token has no audience (aud)") }
-            guard aud.contains(where: audiences.contains) else {
+            guard aud.contains(where: { audiences.containsByteIdentical($0) }) else {
                 let shown = aud.prefix(3).map { "\"\(JSONNameShortener.shorten($0))\"" }.joined(separator: ", ")
                 throw JWTError(code: .audienceMismatch, reason: "audience mismatch: token is for \(shown)\(aud.count > 3 ? ", …" : "")")
             }
@@ -44,20 +44,22 @@ enum ClaimValidator {
         }
         if let subject = options.subject {
             guard let sub = try claims.subject() else { throw JWTError(code: .subjectMismatch, reason: "token has no subject (sub)") }
-            guard sub == subject else {
+            guard sub.isByteIdentical(to: subject) else {
                 throw JWTError(code: .subjectMismatch, reason: "subject \"\(JSONNameShortener.shorten(sub))\" is not the expected one")
             }
         }
         if let expected = options.type {
-            guard let typ = header.type, normalizeType(typ) == normalizeType(expected) else {
+            guard let typ = header.type, normalizeType(typ).isByteIdentical(to: normalizeType(expected)) else {
                 throw JWTError(code: .typeMismatch, reason: "header typ \"\(JSONNameShortener.shorten(header.type ?? "(none)"))\" is not \"\(expected)\"")
             }
         }
         try options.customCheck?(header, claims)
     }
 
+    /// `typ` for comparison: ASCII letters lowercased (only those: RFC 2045 media types),
+    /// an `application/` prefix removed (RFC 7515 §4.1.9).
     static func normalizeType(_ s: String) -> String {
-        let lower = s.lowercased()
+        let lower = s.asciiLowercased
         return lower.hasPrefix("application/") ? String(lower.dropFirst(12)) : lower
     }
 
@@ -123,7 +125,7 @@ extension ClaimValidator {
         }
         if let subject = options.subject, !scan.stringEquals(scan.sub, subject) { return false }
         if let expected = options.type {
-            guard let typ = header.type, normalizeType(typ) == normalizeType(expected) else { return false }
+            guard let typ = header.type, normalizeType(typ).isByteIdentical(to: normalizeType(expected)) else { return false }
         }
         return true
     }

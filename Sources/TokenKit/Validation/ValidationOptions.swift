@@ -10,7 +10,14 @@ public struct ValidationOptions: Sendable {
     /// effective set is always intersected with the key's own algorithms.
     public var algorithms: Set<JWTAlgorithm>?
     /// Seconds of clock skew tolerated for `exp`, `nbf`, `iat` and ``maxAge`` (default 0).
-    public var leeway: Double
+    /// Never negative: a negative, NaN or infinite value, set here or in `init`, becomes 0.
+    public var leeway: Double {
+        get { storedLeeway }
+        set { storedLeeway = Self.clampedLeeway(newValue) }
+    }
+    private var storedLeeway: Double
+
+    private static func clampedLeeway(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 0 }
     /// Claims that must be present (default `["exp"]`).
     public var requiredClaims: Set<String>
     /// Accepted issuers (`iss`, exact match); `nil` to skip the check.
@@ -50,7 +57,7 @@ public struct ValidationOptions: Sendable {
         customCheck: (@Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void)? = nil
     ) {
         self.algorithms = algorithms
-        self.leeway = max(0, leeway.isFinite ? leeway : 0)
+        self.storedLeeway = Self.clampedLeeway(leeway)
         self.requiredClaims = requiredClaims
         self.issuers = issuers
         self.audiences = audiences

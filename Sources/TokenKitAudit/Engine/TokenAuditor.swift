@@ -93,7 +93,8 @@ public struct TokenAuditor: Sendable {
             findings.insert(.expiresSoon)
         }
         if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }
-        if let allowed = policy.allowedAlgorithms, !allowed.contains(record.algorithm ?? "") {
+        if let allowed = policy.allowedAlgorithms,
+           !allowed.contains(where: { $0.utf8.elementsEqual((record.algorithm ?? "").utf8) }) {  // bytes, not String ==
             findings.insert(.algorithmNotAllowed)
         }
         record.findings = findings

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TokenKit
 
 /// A failure the CLI reports as one `error:` line on stderr and a contract exit code.
 struct CLIFailure: Error {
@@ -51,8 +52,10 @@ enum StandardStreams {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// The message with control characters (including newlines) replaced, so that it stays one line.
+    /// The message with control characters (including newlines) and bidirectional
+    /// formatting characters replaced by spaces (TokenKit's one cleaner, ``UntrustedText``),
+    /// so that it stays one line and shows what it says.
     static func oneLine(_ message: String) -> String {
-        String(message.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        UntrustedText.sanitized(message, replacement: " ")
     }
 }

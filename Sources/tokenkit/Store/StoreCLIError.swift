@@ -50,7 +50,6 @@ func runStoreCommand(_ body: () async throws -> Void) async throws {
 }
 
 private func fail(_ error: StoreCLIError) throws -> Never {
-    let line = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
-    FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+    StandardStreams.writeError("error: \(StandardStreams.oneLine(error.message))")
     throw ExitCode(error.exitCode)
 }
