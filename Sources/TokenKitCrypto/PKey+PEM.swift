@@ -29,7 +29,7 @@ extension PKey {
             let key = try Self.decodeDER(der, what: "PKCS#1 RSA public key") { d2i_PublicKey(EVP_PKEY_RSA, nil, &$0, $1) }
             try self.init(taking: key, isPrivate: false)
         case "CERTIFICATE":
-            let certificate = try Self.decodeDER(der, what: "X.509 certificate") { d2i_X509(nil, &$0, $1) }
+            let certificate = try Self.decodeDER(der, what: "X.509 certificate", release: { X509_free($0) }) { d2i_X509(nil, &$0, $1) }
             defer { X509_free(certificate) }
             OpenSSLErrorQueue.clear()
             guard let key = X509_get_pubkey(certificate) else { throw .openSSL("the certificate's public key is unusable") }

@@ -243,7 +243,7 @@ package enum ECDSASignatureForm {
     }
 
     private static func rawFromDERWithOpenSSL(_ der: [UInt8], curve: ECCurve) throws(CryptoError) -> [UInt8] {
-        let sig = try PKey.decodeDER(der, what: "ECDSA signature") { d2i_ECDSA_SIG(nil, &$0, $1) }
+        let sig = try PKey.decodeDER(der, what: "ECDSA signature", release: { ECDSA_SIG_free($0) }) { d2i_ECDSA_SIG(nil, &$0, $1) }
         defer { ECDSA_SIG_free(sig) }
         var r: OpaquePointer?, s: OpaquePointer?
         ECDSA_SIG_get0(sig, &r, &s)

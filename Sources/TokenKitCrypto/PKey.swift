@@ -92,8 +92,11 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Runs a d2i-style decoder over all of `der`, requiring it to consume every byte.
+    /// `release` frees what `decode` made (`EVP_PKEY_free` unless given) when the input is
+    /// refused for trailing bytes, so that error path leaks nothing (issue 9, item 4; caught
+    /// by the key-loading fuzz target and `scripts/leak-check`).
     static func decodeDER(
-        _ der: [UInt8], what: String,
+        _ der: [UInt8], what: String, release: (OpaquePointer) -> Void = { EVP_PKEY_free($0) },
         _ decode: (inout UnsafePointer<UInt8>?, Int) -> OpaquePointer?
     ) throws(CryptoError) -> OpaquePointer {
         OpenSSLErrorQueue.clear()
@@ -105,6 +108,7 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
         }
         guard let object = result.0 else { throw .openSSL("malformed \(what)") }
         guard result.1 == der.count else {
+            release(object)
             throw CryptoError("malformed \(what): \(der.count - result.1) trailing bytes")
         }
         return object
