@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Settings every TokenKit target is built with: Swift 6 strict concurrency comes from the
@@ -215,5 +216,52 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+
+        // Fuzzing (issue 9): libFuzzer harnesses under Fuzz/, seed corpora in Fuzz/Corpus/.
+        // `scripts/fuzz` builds them with -sanitize=fuzzer,address and -DTOKENKIT_FUZZING in
+        // its own scratch path; an ordinary build makes corpus-replay executables of the same
+        // harnesses (`fuzz-json-reader DIR...`). Not products.
+        .target(
+            name: "CFuzzDriver",
+            path: "Fuzz/Driver"
+        ),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CFuzzDriver"],
+            path: "Fuzz/Support",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-json-reader",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/JSONReader",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-jws-verify",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/JWSVerify",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-key-loading",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/KeyLoading",
+            swiftSettings: strictSettings
+        ),
     ]
 )
+
+// Documentation (issue 9): DocC catalogs live in Sources/<Target>/Docs.docc; build them with
+// `swift package generate-documentation --target TokenKit` (swift-docc-plugin).
+package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+
+// Leak check (issue 9): with TOKENKIT_PACKAGE_SUBSET=core the package is only the JWT core and
+// its tests, so `scripts/leak-check` builds just those with AddressSanitizer/LeakSanitizer
+// instead of every test target and its dependencies. Unset, nothing changes.
+if ProcessInfo.processInfo.environment["TOKENKIT_PACKAGE_SUBSET"] == "core" {
+    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKit", "TokenKitTests"]
+    package.targets.removeAll { !core.contains($0.name) }
+    package.products.removeAll { $0.name != "TokenKit" }
+    package.dependencies = []  // the core uses none: nothing to resolve, fetch or compile
+}

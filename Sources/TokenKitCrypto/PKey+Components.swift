@@ -189,6 +189,7 @@ extension PKey {
 private final class ParamBuilder {
     private let builder: OpaquePointer
     private var bigNums: [OpaquePointer] = []
+    /// C strings and octet buffers the builder points to (freed in `deinit`, after it).
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
     init() throws(CryptoError) {
@@ -233,10 +234,17 @@ private final class ParamBuilder {
         guard OSSL_PARAM_BLD_push_utf8_string(builder, try retained(name), copy, 0) == 1 else { throw .openSSL("cannot set key parameter \(name)") }
     }
 
+    /// OSSL_PARAM_BLD keeps the pointer to `value` until the parameters are built, so the
+    /// bytes are copied into storage that lives as long as the builder (passing the array's
+    /// own buffer was a use-after-free, found by the key-loading fuzz target under ASan).
     func pushOctets(_ name: String, _ value: [UInt8]) throws(CryptoError) {
         let key = try retained(name)
-        let ok = value.withUnsafeBytes { OSSL_PARAM_BLD_push_octet_string(builder, key, $0.baseAddress, $0.count) }
-        guard ok == 1 else { throw .openSSL("cannot set key parameter \(name)") }
+        guard let copy = malloc(max(value.count, 1)) else { throw CryptoError("out of memory") }
+        strings.append(copy.assumingMemoryBound(to: CChar.self))
+        value.withUnsafeBytes { if let base = $0.baseAddress { copy.copyMemory(from: base, byteCount: $0.count) } }
+        guard OSSL_PARAM_BLD_push_octet_string(builder, key, copy, value.count) == 1 else {
+            throw .openSSL("cannot set key parameter \(name)")
+        }
     }
 
     /// Builds an EVP_PKEY of `algorithm` from the pushed parameters; the caller owns it.

@@ -39,6 +39,26 @@ struct Case {
     var asyncSign: (() async throws -> Void)?
     var asyncVerify: (() async throws -> Void)?
     var asyncDecode: (() async throws -> Void)?
+    /// Verifies the next token of a stream of distinct tokens (one issuer; different
+    /// sub/jti/exp), cycling through it: what a server sees, unlike the one-token loop.
+    var verifyDistinct: (() throws -> Void)?
+    var asyncVerifyDistinct: (() async throws -> Void)?
+}
+
+/// The algorithms the distinct-token row is measured for: signing 100,000 tokens beforehand
+/// must take seconds, not minutes (RSA and ES384 signing would).
+let distinctTokenAlgs: Set<Alg> = [.hs256, .es256, .eddsa]
+
+/// A position in a token stream, advanced by each verification.
+final class StreamCursor {
+    let tokens: [String]
+    private var index = 0
+    init(_ tokens: [String]) { self.tokens = tokens }
+    @inline(__always) func next() -> String {
+        let token = tokens[index]
+        index = index + 1 == tokens.count ? 0 : index + 1
+        return token
+    }
 }
 
 /// Wall-clock nanoseconds (monotonic).
@@ -67,4 +87,28 @@ nonisolated(unsafe) var showProgress = true
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+extension Case {
+    /// The synchronous loop body for `op` ("sign", "verify", "verify-distinct", "decode").
+    func body(_ op: String) -> (() throws -> Void)? {
+        switch op {
+        case "sign": sign
+        case "verify": verify
+        case "verify-distinct": verifyDistinct
+        case "decode": decode
+        default: nil
+        }
+    }
+
+    /// The asynchronous loop body for `op`.
+    func asyncBody(_ op: String) -> (() async throws -> Void)? {
+        switch op {
+        case "sign": asyncSign
+        case "verify": asyncVerify
+        case "verify-distinct": asyncVerifyDistinct
+        case "decode": asyncDecode
+        default: nil
+        }
+    }
 }

@@ -78,6 +78,33 @@ enum TokenKitLib {
         return (c, token)
     }
 
+    /// `count` distinct tokens signed with `m`'s key: one issuer and audience, a different
+    /// `sub`, `jti` and `exp` in each (exp spread over 10 minutes past the hour ahead).
+    static func distinctTokens(_ m: KeyMaterial, count: Int) throws -> [String] {
+        let s = try setup(m)
+        let (iat, exp) = Claims.times()
+        var claims = s.claims
+        var tokens: [String] = []
+        tokens.reserveCapacity(count)
+        for i in 0..<count {
+            claims["sub"] = .string("user-\(i)-\(UInt32.random(in: 0...UInt32.max))")
+            claims["jti"] = .string("jti-\(i)-\(UInt64.random(in: 0...UInt64.max))")
+            claims["iat"] = .number(JSONNumber(iat))
+            claims["exp"] = .number(JSONNumber(exp + Int64(i % 600)))
+            tokens.append(try s.signer.sign(claims))
+        }
+        precondition(Set(tokens).count == count, "the distinct-token stream has repeats")
+        return tokens
+    }
+
+    /// A verify loop over a stream of distinct tokens.
+    static func distinctCase(_ m: KeyMaterial, tokens: [String]) throws -> () throws -> Void {
+        let verifier = try setup(m).verifier
+        for token in tokens.prefix(100) { _ = try verifier.verify(token) }  // sanity
+        let cursor = StreamCursor(tokens)
+        return { _ = try verifier.verify(cursor.next()) }
+    }
+
     /// Verifies a token made by another library (cross-check that both sides agree).
     static func crossVerify(_ m: KeyMaterial, token: String) -> Bool {
         guard let s = try? setup(m) else { return false }

@@ -13,7 +13,9 @@ struct Options {
     var runs = 5
     var seconds = 0.4
     var algs = Alg.allCases
-    var ops = ["sign", "verify", "decode"]
+    var ops = ["sign", "verify", "verify-distinct", "decode"]
+    /// Tokens in the stream of the verify-distinct row (HS256, ES256, EdDSA only).
+    var distinctTokens = 100_000
     var libs = ["tokenkit", "jwt-kit", "openssl-raw"]
     var extras = true
     var auditTokens = 1_000_000
@@ -26,7 +28,7 @@ struct Options {
         while i < args.count {
             switch args[i] {
             case "--json": json = true
-            case "--quick": quick = true; runs = 3; seconds = 0.1; auditTokens = 100_000; opensslSpeed = false
+            case "--quick": quick = true; runs = 3; seconds = 0.1; auditTokens = 100_000; opensslSpeed = false; distinctTokens = 10_000
             case "--openssl-speed": opensslSpeed = true
             case "--no-openssl-speed": opensslSpeed = false
             case "--runs": runs = max(1, Int(next()) ?? runs)
@@ -38,6 +40,7 @@ struct Options {
             case "--wall": useWallClock = true
             case "--audit-tokens": auditTokens = Int(next()) ?? auditTokens
             case "--tokenkit-cli": tokenkitCLI = next()
+            case "--distinct-tokens": distinctTokens = max(1, Int(next()) ?? distinctTokens)
             default:
                 FileHandleOut.err("unknown option \(args[i])\n")
                 exit(2)
@@ -170,10 +173,17 @@ var cases: [Alg: AlgCases] = [:]
 for alg in options.algs {
     progress("setting up \(alg.rawValue)…\n")
     let material = try TokenKitLib.material(for: alg)
-    let (tk, tkToken) = try TokenKitLib.makeCase(material)
+    var (tk, tkToken) = try TokenKitLib.makeCase(material)
+    var stream: [String] = []
+    if options.ops.contains("verify-distinct"), distinctTokenAlgs.contains(alg) {
+        progress("signing \(options.distinctTokens) distinct \(alg.rawValue) tokens…\n")
+        stream = try TokenKitLib.distinctTokens(material, count: options.distinctTokens)
+        tk.verifyDistinct = try TokenKitLib.distinctCase(material, tokens: stream)
+    }
     var jk: Case? = nil
     if options.libs.contains("jwt-kit") {
-        let (c, jkToken) = try await JWTKitLib.makeCase(material)
+        var (c, jkToken) = try await JWTKitLib.makeCase(material)
+        if !stream.isEmpty { c.asyncVerifyDistinct = try await JWTKitLib.distinctCase(material, tokens: stream) }
         jk = c
         // Each library must accept the other's tokens (same claims, same key).
         if !TokenKitLib.crossVerify(material, token: jkToken) {
@@ -196,14 +206,12 @@ for run in 1...options.runs {
                 var sample: Double? = nil
                 switch lib {
                 case "tokenkit":
-                    let body = op == "sign" ? c.tokenkit.sign : op == "verify" ? c.tokenkit.verify : c.tokenkit.decode
-                    if let body { sample = try measure(seconds: options.seconds, body) }
+                    if let body = c.tokenkit.body(op) { sample = try measure(seconds: options.seconds, body) }
                 case "jwt-kit":
                     guard let jk = c.jwtkit else { continue }
-                    let body = op == "sign" ? jk.asyncSign : op == "verify" ? jk.asyncVerify : jk.asyncDecode
-                    if let body { sample = try await measureAsync(seconds: options.seconds, body) }
+                    if let body = jk.asyncBody(op) { sample = try await measureAsync(seconds: options.seconds, body) }
                 case "openssl-raw":
-                    guard let raw = c.raw, op != "decode" else { continue }
+                    guard let raw = c.raw, op == "sign" || op == "verify" else { continue }
                     let rc = raw.makeCase()
                     if let body = op == "sign" ? rc.sign : rc.verify { sample = try measure(seconds: options.seconds, body) }
                 default: continue
@@ -225,13 +233,13 @@ for alg in options.algs {
             var a: Double? = nil
             switch lib {
             case "tokenkit":
-                if let body = op == "sign" ? c.tokenkit.sign : op == "verify" ? c.tokenkit.verify : c.tokenkit.decode { a = try allocations(n, body) }
+                if let body = c.tokenkit.body(op) { a = try allocations(n, body) }
             case "jwt-kit":
-                if let jk = c.jwtkit, let body = op == "sign" ? jk.asyncSign : op == "verify" ? jk.asyncVerify : jk.asyncDecode {
+                if let jk = c.jwtkit, let body = jk.asyncBody(op) {
                     a = try await allocationsAsync(n, body)
                 }
             case "openssl-raw":
-                if let raw = c.raw, op != "decode", let body = op == "sign" ? raw.makeCase().sign : raw.makeCase().verify { a = try allocations(n, body) }
+                if let raw = c.raw, op == "sign" || op == "verify", let body = op == "sign" ? raw.makeCase().sign : raw.makeCase().verify { a = try allocations(n, body) }
             default: break
             }
             if let a { results[key(lib, alg.rawValue, op)]?.allocsPerOp = a }
@@ -294,7 +302,7 @@ if !options.json {
     table += "(openssl-raw: the OpenSSL primitive alone, in process, same key and signing input: hash + EVP_PKEY_sign/verify on a\n"
     table += " prepared context, EVP_DigestSign/Verify for EdDSA, EVP_MAC for HS256; ossl speed: `openssl speed` in the same run,\n"
     table += " which signs a precomputed digest (no hashing); allocs: heap allocations per op, counted by a malloc interposer)\n\n"
-    let header = [pad("alg", 6, right: false), pad("op", 7, right: false), pad("tokenkit", 12), pad("jwt-kit", 12), pad("openssl-raw", 12),
+    let header = [pad("alg", 6, right: false), pad("op", 15, right: false), pad("tokenkit", 12), pad("jwt-kit", 12), pad("openssl-raw", 12),
                   pad("tk/jwt-kit", 11), pad("tk/raw", 8), pad("ossl speed", 11), pad("tk/speed", 9),
                   pad("allocs tk", 10), pad("allocs jk", 10)].joined(separator: " ")
     table += header + "\n" + String(repeating: "-", count: header.count) + "\n"
@@ -303,9 +311,10 @@ if !options.json {
             let tk = results[key("tokenkit", alg.rawValue, op)]
             let jk = results[key("jwt-kit", alg.rawValue, op)]
             let raw = results[key("openssl-raw", alg.rawValue, op)]
+            if tk == nil && jk == nil && raw == nil { continue }
             func cell(_ r: Result?) -> String { r.map { formatNumber($0.opsPerSecond) } ?? "-" }
             func ratioCell(_ x: Double) -> String { x.isFinite ? String(format: "%.2f×", x) : "-" }
-            let row = [pad(alg.rawValue, 6, right: false), pad(op, 7, right: false), pad(cell(tk), 12), pad(cell(jk), 12), pad(cell(raw), 12),
+            let row = [pad(alg.rawValue, 6, right: false), pad(op, 15, right: false), pad(cell(tk), 12), pad(cell(jk), 12), pad(cell(raw), 12),
                        pad(ratioCell(ratio(tk?.opsPerSecond, jk?.opsPerSecond)), 11), pad(ratioCell(ratio(tk?.opsPerSecond, raw?.opsPerSecond)), 8),
                        pad(speed["\(alg.rawValue)|\(op)"].map { formatNumber($0) } ?? "-", 11),
                        pad(ratioCell(ratio(tk?.opsPerSecond, speed["\(alg.rawValue)|\(op)"])), 9),

@@ -25,6 +25,8 @@ enum Wycheproof {
         let publicKeyDer: String
         let publicKeyPem: String
         let publicKeyJwk: [String: String]?
+        /// The public JWK of files that name it `keyJwk` (rsa_signature_*).
+        let keyJwk: [String: String]?
         let tests: [SignatureTest]
     }
 

@@ -1,0 +1,2 @@
+// Declarations only (include/FuzzDriver.h): libFuzzer provides the driver when fuzzing.
+#include "FuzzDriver.h"

@@ -1,0 +1,90 @@
+import FuzzSupport
+import Foundation
+import TokenKit
+
+/// Fuzz target: JWK, JWKS and PEM loading never crash, and every key that loads is one
+/// TokenKit can use consistently.
+///
+/// Input: a first byte below 0x80 means the whole input is text, tried as PEM, JWK and JWKS.
+/// A first byte from 0x80 means the rest is DER, wrapped in the PEM label the first byte
+/// picks (so mutations reach the DER parsers instead of breaking the base64 armour).
+///
+/// For every key that loads, these must hold (any failure is a finding): its public JWK and
+/// its public PEM load again, with the same RFC 7638 thumbprint; a key that can sign makes a
+/// token that its own public half, reloaded from that JWK, verifies.
+enum KeyLoadingHarness {
+    static let pemLabels = ["PUBLIC KEY", "PRIVATE KEY", "CERTIFICATE", "RSA PUBLIC KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY"]
+
+    static func run(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        var keys: [JWTKey] = []
+        if first < 0x80 {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let key = try? JWTKey(pem: text) { keys.append(key) }
+            if let key = try? JWTKey(jwk: text) { keys.append(key) }
+            if let set = try? JWKSet(json: text) { keys += set.keys }
+        } else {
+            let label = pemLabels[Int(first & 0x7F) % pemLabels.count]
+            let body = Data(bytes.dropFirst()).base64EncodedString(options: [.lineLength64Characters])
+            if let key = try? JWTKey(pem: "-----BEGIN \(label)-----\n\(body)\n-----END \(label)-----\n") { keys.append(key) }
+        }
+        for key in keys { check(key) }
+    }
+
+    private static func check(_ key: JWTKey) {
+        _ = key.description
+        if key.isSecret {
+            guard (try? key.jwk(includingPrivate: true)).flatMap({ try? JWTKey(jwk: $0) }) != nil else {
+                FuzzInput.finding("a loaded secret's JWK does not load again")
+            }
+            return
+        }
+        let thumbprint: String
+        let publicJWK: String
+        let publicPEM: String
+        do {
+            thumbprint = try key.thumbprint()
+            publicJWK = try key.jwk()
+            publicPEM = try key.publicKeyPEM()
+        } catch {
+            FuzzInput.finding("a loaded \(key.keyType) key cannot be exported: \(error.code)")
+        }
+        let fromJWK: JWTKey
+        do { fromJWK = try JWTKey(jwk: publicJWK) } catch {
+            FuzzInput.finding("a loaded \(key.keyType) key's public JWK is refused: \(error.code)")
+        }
+        guard let fromPEM = try? JWTKey(pem: publicPEM) else {
+            FuzzInput.finding("a loaded \(key.keyType) key's public PEM is refused")
+        }
+        guard (try? fromJWK.thumbprint()) == thumbprint, (try? fromPEM.thumbprint()) == thumbprint else {
+            FuzzInput.finding("a loaded \(key.keyType) key's thumbprint changes through JWK or PEM")
+        }
+        guard key.canSign, let algorithm = key.algorithms.sorted().first else { return }
+        do {
+            let token = try JWTSigner(key: key, algorithm: algorithm).sign(JWTClaims())
+            let verifier = JWTVerifier(key: fromJWK, options: ValidationOptions(algorithms: [algorithm], requiredClaims: []))
+            _ = try verifier.verify(token)
+        } catch {
+            FuzzInput.finding("a loaded \(key.keyType) private key signs a token its public half refuses: \(error.code)")
+        }
+    }
+}
+
+#if TOKENKIT_FUZZING
+/// libFuzzer's per-input entry point (its own `main`, when the linker picks that one, calls it).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzKeyLoading(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    KeyLoadingHarness.run(FuzzInput.bytes(start, count))
+    return 0
+}
+#endif
+
+@main
+enum KeyLoadingFuzzer {
+    static func main() {
+        FuzzInput.main(callback: { start, count in
+            KeyLoadingHarness.run(FuzzInput.bytes(start, count))
+            return 0
+        }, harness: KeyLoadingHarness.run)
+    }
+}
