@@ -41,6 +41,7 @@ public struct JWTSigner: Sendable {
         if let typ = header.type { object["typ"] = .string(typ) }
         if let cty = header.contentType { object["cty"] = .string(cty) }
         if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
+        for (name, value) in header.custom { object[name] = value }
         var text: [UInt8] = []
         Base64URL.encode(JSONWriter.bytes(.object(object)), appendingTo: &text)
         return text
@@ -65,7 +66,8 @@ public struct JWTSigner: Sendable {
 
     /// Signs arbitrary payload bytes as a compact JWS.
     public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
-        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil
+        if header.custom.count > 0 { try header.checkCustom() }
+        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil && header.custom.count == 0
         var signingInput = isDefault ? defaultHeaderText : Self.headerText(algorithm: algorithm, key: key, fields: header)
         signingInput.reserveCapacity(signingInput.count + 1 + (payload.count * 4 + 2) / 3 + 700)
         signingInput.append(UInt8(ascii: "."))
@@ -93,10 +95,21 @@ public struct JWTHeaderFields: Sendable {
     public var contentType: String?
     /// `kid`; defaults to the key's own ID.
     public var keyID: String?
+    /// Further header members (e.g. `x5t#S256`, or a private one), written after the
+    /// standard ones. They may not set `alg`, `kid`, `typ`, `cty` or `crit` (signing throws).
+    public var custom: JSONObject
 
-    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil) {
+    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil, custom: JSONObject = JSONObject()) {
         self.type = type
         self.contentType = contentType
         self.keyID = keyID
+        self.custom = custom
+    }
+
+    /// Refuses custom members that would override what the signer decides.
+    func checkCustom() throws(JWTError) {
+        for name in ["alg", "kid", "typ", "cty", "crit"] where custom[name] != nil {
+            throw JWTError(code: .malformed, reason: "custom header field \"\(name)\" is not allowed (set by the signer or its own field)")
+        }
     }
 }
