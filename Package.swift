@@ -252,6 +252,65 @@ let package = Package(
     ]
 )
 
+// MARK: - Services (issue 11): Hummingbird middleware, the resource-server example
+// The middleware is its own product so that only services pay for hummingbird-auth.
+package.dependencies += [
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+]
+package.products += [
+    // Bearer-token authenticator middleware for Hummingbird (hummingbird-auth's model).
+    .library(name: "TokenKitHummingbird", targets: ["TokenKitHummingbird"]),
+    .executable(name: "resource-server", targets: ["resource-server"]),
+]
+package.targets += [
+    .target(
+        name: "TokenKitHummingbird",
+        dependencies: [
+            "TokenKit",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "resource-server",
+        dependencies: [
+            "TokenKit",
+            "TokenKitAuth",
+            "TokenKitHummingbird",
+            "TokenKitAsyncHTTPClient",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+        ],
+        path: "Examples/ResourceServer",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "TokenKitHummingbirdTests",
+        dependencies: [
+            "TokenKitHummingbird",
+            "TokenKitAuth",
+            "TokenKitURLSession",
+            "TokenKitAsyncHTTPClient",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
+// The example tests run the resource-server binary end to end.
+for target in package.targets where target.name == "ExamplesTests" {
+    target.dependencies += [
+        "resource-server", "TokenKit",
+        .product(name: "Hummingbird", package: "hummingbird"),
+    ]
+}
+
 // Documentation (issue 9): DocC catalogs live in Sources/<Target>/Docs.docc; build them with
 // `swift package generate-documentation --target TokenKit` (swift-docc-plugin).
 package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))

@@ -56,6 +56,9 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidKey = Code("invalid-key")
         /// Claims could not be encoded or decoded as the requested type.
         public static let claimsCoding = Code("claims-coding")
+        /// A key source has no keys and could not load them (e.g. the JWKS endpoint is
+        /// down and no earlier key set is within its maximum staleness).
+        public static let keysUnavailable = Code("keys-unavailable")
     }
 
     /// The kind of failure.

@@ -49,6 +49,7 @@ public struct JWTSigner: Sendable {
         if let cty = header.contentType { object["cty"] = .string(cty) }
         if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
         if let jwk = header.publicJWK { object["jwk"] = .object(jwk) }
+        for (name, value) in header.custom { object[name] = value }
         var text: [UInt8] = []
         Base64URL.encode(JSONWriter.bytes(.object(object)), appendingTo: &text)
         return text
@@ -77,7 +78,9 @@ public struct JWTSigner: Sendable {
 
     /// Signs arbitrary payload bytes as a compact JWS.
     public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
-        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil && header.publicJWK == nil
+        if header.custom.count > 0 { try header.checkCustom() }
+        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil
+            && header.publicJWK == nil && header.custom.count == 0
         var signingInput = isDefault ? defaultHeaderText : Self.headerText(algorithm: algorithm, key: key, fields: header)
         signingInput.reserveCapacity(signingInput.count + 1 + (payload.count * 4 + 2) / 3 + 700)
         signingInput.append(UInt8(ascii: "."))
@@ -111,11 +114,26 @@ public struct JWTHeaderFields: Sendable {
     /// `jwk`: a public key carried in the header (as DPoP proofs, RFC 9449 §4.2, require).
     /// The caller must pass public members only; the signer writes the object as given.
     public var publicJWK: JSONObject?
+    /// Further header members (e.g. `x5t#S256`, or a private one), written after the
+    /// standard ones. They may not set `alg`, `kid`, `typ`, `cty`, `crit` or `jwk` (signing
+    /// throws; use ``publicJWK`` for `jwk`).
+    public var custom: JSONObject
 
-    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil, publicJWK: JSONObject? = nil) {
+    public init(
+        type: String? = "JWT", contentType: String? = nil, keyID: String? = nil,
+        publicJWK: JSONObject? = nil, custom: JSONObject = JSONObject()
+    ) {
         self.type = type
         self.contentType = contentType
         self.keyID = keyID
         self.publicJWK = publicJWK
+        self.custom = custom
+    }
+
+    /// Refuses custom members that would override what the signer decides.
+    func checkCustom() throws(JWTError) {
+        for name in ["alg", "kid", "typ", "cty", "crit", "jwk"] where custom[name] != nil {
+            throw JWTError(code: .malformed, reason: "custom header field \"\(name)\" is not allowed (set by the signer or its own field)")
+        }
     }
 }

@@ -15,7 +15,7 @@ public struct JWTVerifier: Sendable {
     /// The checks applied after the signature.
     public let options: ValidationOptions
     /// Headers already parsed by this verifier (see ``HeaderCache``).
-    let headerCache = HeaderCache()
+    let headerCache: HeaderCache
 
     /// A verifier with a single key.
     public init(key: JWTKey, options: ValidationOptions = ValidationOptions()) {
@@ -26,6 +26,7 @@ public struct JWTVerifier: Sendable {
     public init(keys: JWKSet, options: ValidationOptions = ValidationOptions()) {
         self.keys = keys
         self.options = options
+        self.headerCache = HeaderCache()
     }
 
     /// Verifies the signature and the claims of a JWT.

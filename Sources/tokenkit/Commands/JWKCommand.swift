@@ -1,30 +1,68 @@
 import ArgumentParser
 import TokenKit
 
-/// `tokenkit jwk`: prints the JWK of a PEM key, with its RFC 7638 thumbprint as `kid`.
+/// `tokenkit jwk`: prints the JWK of a PEM key, with its RFC 7638 thumbprint as `kid`; with
+/// several keys (or `--set`), a JWKS `{"keys":[…]}` of them.
 struct JWKCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwk",
-        abstract: "Print the JWK of a PEM key (kid = RFC 7638 thumbprint).")
+        abstract: "Print the JWK of a PEM key, or a JWKS of several (kid = RFC 7638 thumbprint).",
+        discussion: """
+            One key prints one JWK object. Several keys, or --set, print a JWKS document \
+            {"keys":[…]} in the order given, each key with its thumbprint as kid and public \
+            parameters only (unless --private), ready to serve at /.well-known/jwks.json. \
+            The same key given twice is an error.
+            """)
 
-    @Argument(help: "PEM key or certificate file.")
-    var path: String
+    @Argument(help: "PEM key or certificate file(s).")
+    var paths: [String]
 
     @Flag(help: "Include the private key members (the output is then secret).")
     var `private` = false
 
+    @Flag(help: "Print a JWKS document even for one key.")
+    var set = false
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one key file") }
+    }
+
     func run() async throws {
         try await reportingFailures {
-            let bytes = try TokenInput.readFile(path, what: "key file")
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("key file \(path) is not PEM text") }
-            do {
-                let key = try JWTKey(pem: text)
-                guard !`private` || key.isSecret else { throw CLIFailure.io("key file \(path) holds a public key; --private needs a private key") }
-                let withID = key.withKeyID(try key.thumbprint())
-                StandardStreams.printOutput(try withID.jwk(includingPrivate: `private`))
-            } catch let error as JWTError {
-                throw CLIFailure.io("unusable key in \(path): \(error.reason)")
+            var keys: [JWTKey] = []
+            var seen: [String: String] = [:]
+            for path in paths {
+                let key = try Self.load(path, needsPrivate: `private`)
+                let kid: String
+                do throws(JWTError) { kid = try key.thumbprint() } catch { throw CLIFailure.io("unusable key in \(path): \(error.reason)") }
+                if let first = seen[kid] { throw CLIFailure.io("\(path) holds the same key as \(first)") }
+                seen[kid] = path
+                keys.append(key.withKeyID(kid))
             }
+            do throws(JWTError) {
+                if keys.count == 1, !set, let only = keys.first {
+                    StandardStreams.printOutput(try only.jwk(includingPrivate: `private`))
+                } else if `private` {
+                    let entries = try keys.map { key throws(JWTError) in JSONValue.object(try key.jwkObject(includingPrivate: true)) }
+                    StandardStreams.printOutput(JSONValue.object(JSONObject([("keys", .array(entries))])).jsonText)
+                } else {
+                    StandardStreams.printOutput(try JWKSet.publicDocument(keys))
+                }
+            } catch {
+                throw CLIFailure.io("cannot export the keys: \(error.reason)")
+            }
+        }
+    }
+
+    private static func load(_ path: String, needsPrivate: Bool) throws -> JWTKey {
+        let bytes = try TokenInput.readFile(path, what: "key file")
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("key file \(path) is not PEM text") }
+        do {
+            let key = try JWTKey(pem: text)
+            guard !needsPrivate || key.isSecret else { throw CLIFailure.io("key file \(path) holds a public key; --private needs a private key") }
+            return key
+        } catch let error as JWTError {
+            throw CLIFailure.io("unusable key in \(path): \(error.reason)")
         }
     }
 }

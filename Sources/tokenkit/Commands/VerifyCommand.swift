@@ -11,7 +11,8 @@ struct VerifyCommand: AsyncParsableCommand {
             never accepted; an HMAC secret never verifies RS/PS/ES/EdDSA tokens and a public key \
             never verifies HS tokens. Checks exp and nbf (expired when now >= exp + leeway), \
             iss and aud when given, --require claims, and refuses any crit header. \
-            With --jws, only the header and signature are checked and the payload bytes are \
+            --jwks URL and --issuer-discovery fetch keys through the library's RemoteJWKS (https, \
+            http only for loopback, same-origin redirects only, 1 MiB, public keys only). With --jws, only the header and signature are checked and the payload bytes are \
             printed exactly. Exit 0 valid, 1 rejected, 2 key or I/O error, 64 usage error.
             """)
 
@@ -23,6 +24,9 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Option(help: "JWKS file, or an https URL (http only for loopback addresses).")
     var jwks: String?
+
+    @Flag(name: .customLong("issuer-discovery"), help: "Find the JWKS through --iss's /.well-known/openid-configuration (its issuer must equal --iss exactly).")
+    var issuerDiscovery = false
 
     @Option(help: "Allowed algorithm (repeatable; default: those that fit the key).")
     var alg: [JWTAlgorithm] = []
@@ -49,10 +53,11 @@ struct VerifyCommand: AsyncParsableCommand {
     var token: String?
 
     func validate() throws {
-        let given = [key, secret, jwks].compactMap { $0 }
+        let given = [key, secret, jwks, issuerDiscovery ? "discovery" : nil].compactMap { $0 }
         guard given.count == 1 else {
-            throw ValidationError(given.isEmpty ? "give one of --key, --secret or --jwks" : "--key, --secret and --jwks cannot be combined")
+            throw ValidationError(given.isEmpty ? "give one of --key, --secret, --jwks or --issuer-discovery" : "--key, --secret, --jwks and --issuer-discovery cannot be combined")
         }
+        if issuerDiscovery, iss == nil { throw ValidationError("--issuer-discovery needs --iss") }
         guard leeway.isFinite, leeway >= 0 else { throw ValidationError("--leeway must be a non-negative number of seconds") }
         if let now, !now.isFinite { throw ValidationError("--now must be UNIX seconds") }
     }
@@ -64,6 +69,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 keys = JWKSet(keys: [try KeyLoading.secret(fromFile: secret)])
             } else if let key {
                 keys = try KeyLoading.keys(fromFile: key, purpose: .verify)
+            } else if issuerDiscovery, let iss {
+                keys = try await KeyLoading.remoteJWKS(.discovery(issuer: iss))
             } else {
                 keys = try await KeyLoading.jwks(from: jwks ?? "")
             }

@@ -1,9 +1,7 @@
 import Foundation
 import TokenKit
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TokenKitAuth
+import TokenKitURLSession
 
 /// Loads the keys `sign` and `verify` take from files (and JWKS from https URLs).
 /// Every failure is a ``CLIFailure/io(_:)`` (exit 2) whose message names the file, never
@@ -45,44 +43,24 @@ enum KeyLoading {
         guard location.lowercased().hasPrefix("https://") || location.lowercased().hasPrefix("http://") else {
             return try keysFromJWKSFile(location)
         }
-        guard let url = URL(string: location), let host = url.host else { throw CLIFailure.io("invalid JWKS URL") }
-        try requireSecureTransport(url, host: host)
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let data: Data, response: URLResponse
-        do { (data, response) = try await URLSession.shared.data(for: request) } catch {
-            throw CLIFailure.io("cannot fetch JWKS from \(host): \(error.localizedDescription)")
+        guard let url = URL(string: location) else { throw CLIFailure.io("invalid JWKS URL") }
+        return try await remoteJWKS(.url(url))
+    }
+
+    /// A JWKS fetched once through the library's ``RemoteJWKS`` (https, http only for
+    /// loopback; same-origin redirects only; 1 MiB; 10 s; public keys only).
+    static func remoteJWKS(_ location: RemoteJWKS.Location) async throws -> JWKSet {
+        let source: RemoteJWKS
+        do throws(AuthError) { source = try RemoteJWKS(location, transport: URLSessionTransport(timeout: 10)) } catch {
+            throw CLIFailure.io("refusing to fetch the JWKS: \(error.message)")
         }
-        if let final = response.url, let finalHost = final.host { try requireSecureTransport(final, host: finalHost) }
-        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
-            throw CLIFailure.io("cannot fetch JWKS from \(host): HTTP status \((response as? HTTPURLResponse)?.statusCode ?? 0)")
-        }
-        guard data.count <= 1024 * 1024, let text = String(data: data, encoding: .utf8) else {
-            throw CLIFailure.io("the JWKS from \(host) is too large or not UTF-8")
-        }
-        do { return try JWKSet(json: text) } catch { throw CLIFailure.io("unusable JWKS from \(host): \(error.reason)") }
+        do throws(JWTError) { return try await source.keySet() } catch { throw CLIFailure.io("cannot fetch the JWKS: \(error.reason)") }
     }
 
     private static func keysFromJWKSFile(_ path: String) throws -> JWKSet {
         let bytes = try TokenInput.readFile(path, what: "JWKS file")
         guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("JWKS file \(path) is not UTF-8") }
         do { return try JWKSet(json: text) } catch { throw CLIFailure.io("unusable JWKS in \(path): \(error.reason)") }
-    }
-
-    private static func requireSecureTransport(_ url: URL, host: String) throws {
-        switch url.scheme?.lowercased() {
-        case "https": return
-        case "http" where isLoopback(host): return
-        default: throw CLIFailure.io("refusing to fetch a JWKS over plain http from \(host) (https required; http only for loopback)")
-        }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if h == "localhost" || h == "::1" { return true }
-        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else { return false }
-        return parts[0] == "127"
     }
 
     enum Purpose { case sign, verify }

@@ -1,0 +1,57 @@
+import Foundation
+import TokenKit
+
+/// Fetches an issuer's OpenID discovery document over an ``HTTPTransport``.
+///
+/// Guarantees: the document is read from `ISSUER/.well-known/openid-configuration`
+/// (OpenID Connect Discovery 1.0 §4; a trailing `/` of the issuer is not doubled) under
+/// ``RemoteFetchOptions`` (https, or http only for loopback or by opt-in; same-origin
+/// redirects only; a body cap; a timeout), only a `200` answer is accepted, and the
+/// returned ``OpenIDProviderMetadata/issuer`` equals the configured issuer exactly.
+///
+/// It does not cache: keep the metadata you fetched (``RemoteJWKS`` fetches it once, at its
+/// first load). Errors are ``AuthError``s: ``AuthError/Code/invalidConfiguration`` for an
+/// unusable issuer URL, ``AuthError/Code/network`` for transport failures, timeouts,
+/// oversized bodies and refused redirects, ``AuthError/Code/invalidResponse`` for a bad
+/// status or document.
+public struct OpenIDDiscovery: Sendable {
+    /// The issuer identifier, exactly as configured (and as the tokens' `iss`).
+    public let issuer: String
+    /// Where the document is read from.
+    public let configurationURL: URL
+    private let transport: any HTTPTransport
+    private let options: RemoteFetchOptions
+
+    /// Prepares discovery for `issuer`.
+    /// - Throws: ``AuthError/Code/invalidConfiguration`` when `issuer` is not an https URL
+    ///   (http only for loopback or with ``RemoteFetchOptions/allowsInsecureHTTP``), or has
+    ///   a query or fragment (OpenID Connect Core §2 forbids both).
+    public init(issuer: String, transport: any HTTPTransport, options: RemoteFetchOptions = RemoteFetchOptions()) throws(AuthError) {
+        guard let url = URL(string: issuer), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw .invalidConfiguration("issuer \"\(OpenIDProviderMetadata.shorten(issuer))\" is not a URL")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw .invalidConfiguration("issuer must not contain a query or fragment")
+        }
+        try GuardedFetch.validate(url, options: options, what: "issuer")
+        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        guard let configurationURL = URL(string: base + "/.well-known/openid-configuration") else {
+            throw .invalidConfiguration("issuer \"\(OpenIDProviderMetadata.shorten(issuer))\" is not a URL")
+        }
+        self.issuer = issuer
+        self.configurationURL = configurationURL
+        self.transport = transport
+        self.options = options
+    }
+
+    /// Fetches and checks the discovery document.
+    public func fetch() async throws(AuthError) -> OpenIDProviderMetadata {
+        let fetched = try await GuardedFetch.get(
+            configurationURL, headers: [HTTPHeader(name: "Accept", value: "application/json")],
+            transport: transport, options: options, what: "discovery document")
+        guard fetched.response.status == 200 else {
+            throw OpenIDProviderMetadata.invalid("\(GuardedFetch.host(of: fetched.url)) answered HTTP \(fetched.response.status)")
+        }
+        return try OpenIDProviderMetadata(json: fetched.response.body, expectedIssuer: issuer)
+    }
+}

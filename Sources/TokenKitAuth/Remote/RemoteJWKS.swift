@@ -1,0 +1,274 @@
+import Foundation
+import Logging
+import TokenKit
+
+/// A JSON Web Key Set fetched from an issuer, cached, and refetched as keys rotate: a
+/// ``TokenKit/JWTKeySource`` for ``TokenKit/KeySourceVerifier``.
+///
+/// Guarantees:
+/// - keys come only from the configured URL (or the `jwks_uri` of the configured issuer's
+///   discovery document, whose `issuer` must match exactly), never from a token;
+/// - every request follows ``RemoteFetchOptions`` (https, or http only for loopback or
+///   by opt-in; same-origin redirects only; 1 MiB cap; a timeout);
+/// - `Cache-Control: max-age` decides freshness within ``RemoteJWKSOptions`` bounds; a
+///   refetch sends `If-None-Match` with the last `ETag`, and `304` keeps the keys;
+/// - at most one fetch is in flight, shared by every caller; fetches triggered by tokens
+///   (unknown `kid`, stale keys, no keys) happen at most once per ``RemoteJWKSOptions/cooldown``,
+///   so 1,000 concurrent tokens with a new `kid` cause one request;
+/// - a failed fetch keeps the last good keys in use for up to
+///   ``RemoteJWKSOptions/maxStaleness`` past their freshness; each failure is shown in
+///   ``status`` and logged at `warning` to the logger you give;
+/// - symmetric (`oct`) keys are never taken from a remote set (anyone can read a JWKS),
+///   and each key verifies only the algorithms its JWK allows (never `none`).
+///
+/// Token verification never waits for a refetch of stale keys (it happens in the
+/// background); it waits only when there are no keys or the `kid` is unknown.
+public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
+    // @unchecked Sendable: the mutable `state` is read and written only while `lock` is held.
+
+    /// Where the key set comes from (a struct, so that new kinds can be added).
+    public struct Location: Sendable {
+        enum Kind: Sendable {
+            case url(URL)
+            case discovery(String)
+        }
+        let kind: Kind
+
+        /// A JWKS URL from your configuration.
+        public static func url(_ url: URL) -> Location { Location(kind: .url(url)) }
+        /// The `jwks_uri` of this issuer's OpenID discovery document.
+        public static func discovery(issuer: String) -> Location { Location(kind: .discovery(issuer)) }
+    }
+
+    private struct State {
+        var keys: JWKSet?
+        var etag: String?
+        var jwksURL: URL?
+        var lastFetch: Date?
+        var lastAttempt: Date?
+        var lastError: String?
+        var freshUntil: Date?
+        var inFlight: Task<Void, Never>?
+        var fetchCount = 0
+    }
+
+    /// Where the keys come from.
+    public let location: Location
+    /// Cache, cooldown and outage settings.
+    public let options: RemoteJWKSOptions
+    private let transport: any HTTPTransport
+    private let discovery: OpenIDDiscovery?
+    private let logger: Logger?
+    private let clock: any AuthClock
+    private let lock = NSLock()
+    private var state = State()
+
+    /// A key set fetched from `location` through `transport`.
+    ///
+    /// - Parameters:
+    ///   - logger: receives a `warning` for each failed fetch and a `debug` line for each
+    ///     fetch; `nil` (the default) logs nothing (``status`` still shows failures).
+    ///   - clock: wall-clock time for freshness, staleness and cooldown.
+    /// - Throws: ``AuthError/Code/invalidConfiguration`` when the URL or issuer is not
+    ///   acceptable under `options.fetch`.
+    public init(
+        _ location: Location, transport: any HTTPTransport, options: RemoteJWKSOptions = RemoteJWKSOptions(),
+        logger: Logger? = nil, clock: any AuthClock = SystemAuthClock()
+    ) throws(AuthError) {
+        switch location.kind {
+        case .url(let url):
+            try GuardedFetch.validate(url, options: options.fetch, what: "JWKS")
+            state.jwksURL = url
+            discovery = nil
+        case .discovery(let issuer):
+            discovery = try OpenIDDiscovery(issuer: issuer, transport: transport, options: options.fetch)
+        }
+        self.location = location
+        self.options = options
+        self.transport = transport
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Fetches the keys now (at start-up), ignoring the cooldown, and throws when that
+    /// fails and no usable keys are held. Later failures are handled as described above.
+    public func prewarm() async throws(JWTError) {
+        await fetchShared(force: true)
+        guard usableKeys(at: clock.now) != nil else { throw unavailable() }
+    }
+
+    /// A snapshot of the cache and of the last fetch.
+    public var status: RemoteJWKSStatus {
+        let now = clock.now
+        return withState { state in
+            let usable = state.freshUntil.map { $0.addingTimeInterval(options.maxStaleness) }
+            let keys = usable.map { now < $0 } == true ? state.keys : nil
+            return RemoteJWKSStatus(
+                keyCount: keys?.keys.count ?? 0, lastFetch: state.lastFetch, lastAttempt: state.lastAttempt,
+                lastError: state.lastError, freshUntil: state.freshUntil, usableUntil: usable,
+                isStale: state.freshUntil.map { now >= $0 } ?? true)
+        }
+    }
+
+    /// The usable key set, fetched first when none is held (under the cooldown, like
+    /// ``loadKeys(for:)``). Throws ``TokenKit/JWTError/Code/keysUnavailable`` when none is usable.
+    public func keySet() async throws(JWTError) -> JWKSet {
+        if let keys = usableKeys(at: clock.now) { return keys }
+        await fetchShared(force: false)
+        guard let keys = usableKeys(at: clock.now) else { throw unavailable() }
+        return keys
+    }
+
+    /// How many HTTP fetches of the key set were started (for tests and metrics).
+    public var fetchCount: Int { withState { $0.fetchCount } }
+
+    // MARK: JWTKeySource
+
+    /// The keys held, while within max staleness. Past their freshness, starts a
+    /// background refetch (at most once per cooldown) and still answers at once.
+    public func currentKeys(for request: JWTKeyRequest) -> JWKSet? {
+        let now = clock.now
+        return withState { state in
+            guard let keys = state.keys, let freshUntil = state.freshUntil else { return nil }
+            guard now >= freshUntil else { return keys }
+            if state.inFlight == nil, Self.cooledDown(state, at: now, cooldown: options.cooldown) {
+                _ = startFetch(&state, at: now)
+            }
+            return now < freshUntil.addingTimeInterval(options.maxStaleness) ? keys : nil
+        }
+    }
+
+    /// Fetches (sharing a fetch in flight; at most once per cooldown) and returns the keys
+    /// held afterwards. Throws ``TokenKit/JWTError/Code/keysUnavailable`` when none are usable.
+    public func loadKeys(for request: JWTKeyRequest) async throws(JWTError) -> JWKSet {
+        await fetchShared(force: false)
+        guard let keys = usableKeys(at: clock.now) else { throw unavailable() }
+        return keys
+    }
+
+    // MARK: Fetching
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+
+    /// Whether the cooldown since the last attempt has passed.
+    private static func cooledDown(_ state: State, at now: Date, cooldown: Double) -> Bool {
+        guard let last = state.lastAttempt else { return true }
+        return now.timeIntervalSince(last) >= cooldown
+    }
+
+    private func usableKeys(at now: Date) -> JWKSet? {
+        withState { state in
+            guard let keys = state.keys, let freshUntil = state.freshUntil,
+                  now < freshUntil.addingTimeInterval(options.maxStaleness) else { return nil }
+            return keys
+        }
+    }
+
+    private func unavailable() -> JWTError {
+        let why = withState { $0.lastError } ?? "no key set could be fetched"
+        return JWTError(code: .keysUnavailable, reason: "no usable keys from the remote JWKS: \(why)")
+    }
+
+    /// Joins the fetch in flight, or starts one when allowed (`force` ignores the cooldown).
+    private func fetchShared(force: Bool) async {
+        let now = clock.now
+        let task: Task<Void, Never>? = withState { state in
+            if let running = state.inFlight { return running }
+            guard force || Self.cooledDown(state, at: now, cooldown: options.cooldown) else { return nil }
+            return startFetch(&state, at: now)
+        }
+        await task?.value
+    }
+
+    /// Starts the one fetch (called under the lock, when none is in flight).
+    private func startFetch(_ state: inout State, at now: Date) -> Task<Void, Never> {
+        state.lastAttempt = now
+        state.fetchCount += 1
+        let task = Task { await self.fetchOnce() }
+        state.inFlight = task
+        return task
+    }
+
+    /// One fetch (discovery first when needed); records the outcome. Never throws.
+    private func fetchOnce() async {
+        do throws(AuthError) {
+            let url = try await resolveJWKSURL()
+            let etag: String? = withState { $0.keys == nil ? nil : $0.etag }
+            var headers = [HTTPHeader(name: "Accept", value: "application/jwk-set+json, application/json")]
+            if let etag { headers.append(HTTPHeader(name: "If-None-Match", value: etag)) }
+            let fetched = try await GuardedFetch.get(url, headers: headers, transport: transport, options: options.fetch, what: "JWKS")
+            let response = fetched.response
+            let now = clock.now
+            let freshUntil = now.addingTimeInterval(options.freshness(cacheControl: response.headers.first(named: "Cache-Control")))
+            if response.status == 304, etag != nil {
+                withState { state in
+                    state.lastFetch = now
+                    state.freshUntil = freshUntil
+                    state.lastError = nil
+                    state.inFlight = nil
+                }
+                logger?.debug("JWKS not modified", metadata: ["jwks": "\(GuardedFetch.host(of: url))"])
+                return
+            }
+            guard response.status == 200 else {
+                throw AuthError(code: .invalidResponse, message: "JWKS request to \(GuardedFetch.host(of: fetched.url)) answered HTTP \(response.status)")
+            }
+            let keys = try Self.parse(response.body, from: fetched.url)
+            let newTag = response.headers.first(named: "ETag")
+            withState { state in
+                state.keys = keys
+                state.etag = newTag
+                state.lastFetch = now
+                state.freshUntil = freshUntil
+                state.lastError = nil
+                state.inFlight = nil
+            }
+            logger?.debug("JWKS fetched", metadata: ["jwks": "\(GuardedFetch.host(of: url))", "keys": "\(keys.keys.count)"])
+        } catch {
+            let message = error.message
+            let (held, usableUntil): (Int, Date?) = withState { state in
+                state.lastError = message
+                state.inFlight = nil
+                return (state.keys?.keys.count ?? 0, state.freshUntil.map { $0.addingTimeInterval(options.maxStaleness) })
+            }
+            logger?.warning("JWKS fetch failed; serving the last good keys while they are within max staleness", metadata: [
+                "error": "\(message)", "held_keys": "\(held)",
+                "usable_until": "\(usableUntil.map { "\(Int($0.timeIntervalSince1970))" } ?? "none")",
+            ])
+        }
+    }
+
+    private func resolveJWKSURL() async throws(AuthError) -> URL {
+        if let url = withState({ $0.jwksURL }) { return url }
+        guard let discovery else { throw .invalidConfiguration("no JWKS URL") }
+        let metadata = try await discovery.fetch()
+        guard let url = metadata.jwksURI else {
+            throw OpenIDProviderMetadata.invalid("it has no \"jwks_uri\"")
+        }
+        try GuardedFetch.validate(url, options: options.fetch, what: "JWKS")
+        withState { $0.jwksURL = url }
+        return url
+    }
+
+    /// A remote key set: a valid JWKS with at least one usable asymmetric key.
+    static func parse(_ body: [UInt8], from url: URL) throws(AuthError) -> JWKSet {
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) is not UTF-8")
+        }
+        let parsed: JWKSet
+        do { parsed = try JWKSet(json: text) } catch {
+            throw AuthError(code: .invalidResponse, message: "unusable JWKS from \(GuardedFetch.host(of: url)): \(error.reason)")
+        }
+        guard !parsed.keys.contains(where: { $0.keyType == "oct" }) else {
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) holds a symmetric (oct) key; remote key sets must hold public keys only")
+        }
+        guard !parsed.keys.contains(where: \.isSecret) else {
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) holds a private key; refused")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How a ``RemoteJWKS`` caches, refetches and survives outages.
+///
+/// Defaults: fetch limits of ``RemoteFetchOptions`` (https, 1 MiB, 10 s); `Cache-Control:
+/// max-age` honoured between 1 minute and 1 day (5 minutes without one); an unknown `kid`
+/// refetches at most once per 30 s; through an outage the last good keys are served for
+/// up to 6 hours past their freshness.
+public struct RemoteJWKSOptions: Sendable {
+    /// URL checks, body cap and timeout of each request.
+    public var fetch: RemoteFetchOptions
+    /// The shortest time a fetched key set is considered fresh, whatever `max-age` says.
+    public var minCacheAge: Double
+    /// The longest time a fetched key set is considered fresh, whatever `max-age` says.
+    public var maxCacheAge: Double
+    /// Freshness when the answer has no usable `Cache-Control: max-age`.
+    public var defaultCacheAge: Double
+    /// The least time between two fetches triggered by tokens (an unknown `kid`, keys past
+    /// their freshness, a failed fetch). Callers arriving meanwhile share the fetch in
+    /// flight or get the keys already held.
+    public var cooldown: Double
+    /// How long past its freshness a key set is still served while fetches fail. After
+    /// that, verification fails with ``TokenKit/JWTError/Code/keysUnavailable``.
+    public var maxStaleness: Double
+
+    /// Creates options; negative or non-finite values are replaced by the defaults, and
+    /// `maxCacheAge` is at least `minCacheAge`.
+    public init(
+        fetch: RemoteFetchOptions = RemoteFetchOptions(),
+        minCacheAge: Double = 60, maxCacheAge: Double = 86_400, defaultCacheAge: Double = 300,
+        cooldown: Double = 30, maxStaleness: Double = 6 * 3600
+    ) {
+        func clean(_ value: Double, _ fallback: Double) -> Double { value.isFinite && value >= 0 ? value : fallback }
+        self.fetch = fetch
+        self.minCacheAge = clean(minCacheAge, 60)
+        self.maxCacheAge = max(clean(maxCacheAge, 86_400), self.minCacheAge)
+        self.defaultCacheAge = clean(defaultCacheAge, 300)
+        self.cooldown = clean(cooldown, 30)
+        self.maxStaleness = clean(maxStaleness, 6 * 3600)
+    }
+
+    /// The freshness for an answer carrying `cacheControl`, within the bounds.
+    func freshness(cacheControl: String?) -> Double {
+        var age = defaultCacheAge
+        if let cacheControl {
+            for directive in cacheControl.split(separator: ",") {
+                let part = directive.trimmingCharacters(in: .whitespaces).lowercased()
+                if part == "no-cache" || part == "no-store" {
+                    age = 0
+                    break
+                }
+                if part.hasPrefix("max-age="), let seconds = Double(part.dropFirst(8)), seconds.isFinite, seconds >= 0 {
+                    age = seconds
+                }
+            }
+        }
+        return min(max(age, minCacheAge), maxCacheAge)
+    }
+}

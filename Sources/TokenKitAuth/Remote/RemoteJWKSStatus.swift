@@ -1,0 +1,20 @@
+import Foundation
+
+/// What a ``RemoteJWKS`` holds and how its last fetch went: for health endpoints and
+/// monitoring. A snapshot; it does not change after it was taken.
+public struct RemoteJWKSStatus: Sendable {
+    /// Usable keys held (0 before the first successful fetch or once past max staleness).
+    public let keyCount: Int
+    /// When the key set was last fetched or revalidated successfully.
+    public let lastFetch: Date?
+    /// When the last fetch was attempted, successful or not.
+    public let lastAttempt: Date?
+    /// Why the last fetch failed (one line, no secrets); `nil` when it succeeded.
+    public let lastError: String?
+    /// Until when the held keys are fresh (no refetch needed).
+    public let freshUntil: Date?
+    /// Until when the held keys are served if fetches keep failing.
+    public let usableUntil: Date?
+    /// Whether the keys held are past their freshness (a refetch is due or failing).
+    public let isStale: Bool
+}

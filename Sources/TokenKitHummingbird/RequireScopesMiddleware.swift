@@ -1,0 +1,33 @@
+import Hummingbird
+import HummingbirdAuth
+
+/// Lets a request through only when the context holds a ``VerifiedToken`` granting every
+/// required scope (and role, when given).
+///
+/// No identity: `401` with `WWW-Authenticate: Bearer realm="…"` and error `missing_token`
+/// in the body. Missing scopes or roles: `403` with `error="insufficient_scope"` and
+/// `scope="…"` (the scopes the route needs; for roles, `role:NAME`).
+public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == VerifiedToken {
+    /// Scopes the token must grant (all of them).
+    public let scopes: [String]
+    /// Roles the token must hold (all of them).
+    public let roles: [String]
+    /// The realm named in challenges.
+    public let realm: String
+
+    /// Requires `scopes` (and `roles`) on the routes behind this middleware.
+    public init(_ scopes: [String] = [], roles: [String] = [], realm: String, context: Context.Type = Context.self) {
+        self.scopes = scopes
+        self.roles = roles
+        self.realm = realm
+    }
+
+    /// Passes the request on, or throws ``BearerError``.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let identity = context.identity else { throw BearerError.missingToken(realm: realm) }
+        guard identity.hasScopes(scopes), roles.allSatisfy(identity.roles.contains) else {
+            throw BearerError.insufficientScope(required: scopes + roles.map { "role:\($0)" }, realm: realm)
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hummingbird
+import Logging
+import NIOCore
+import Testing
+import TokenKit
+
+/// Runs the `resource-server` binary against a real JWKS server on 127.0.0.1 and drives its
+/// documented contract over HTTP.
+@Suite("resource-server example")
+struct ResourceServerExampleTests {
+    static let issuer = "https://issuer.test"
+    static let audience = "api://resource"
+
+    /// Counts JWKS requests.
+    actor Counter {
+        var value = 0
+        func bump() { value += 1 }
+    }
+
+    /// A running `resource-server` child process.
+    final class Child: @unchecked Sendable {
+        // @unchecked Sendable: `process` and `pipe` are set once in init and only read after.
+        let process = Process()
+        let output = Pipe()
+        let errors = Pipe()
+        var port = 0
+
+        init(arguments: [String]) throws {
+            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            process.executableURL = directory.appendingPathComponent("resource-server")
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+        }
+
+        /// The first stdout line (read byte by byte, so nothing after it is consumed).
+        func firstLine(seconds: Double = 30) throws -> String {
+            let handle = output.fileHandleForReading
+            var bytes: [UInt8] = []
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                guard let byte = try handle.read(upToCount: 1), let first = byte.first else { break }
+                if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(first)
+            }
+            throw DeadlineError(what: "first line (got \(String(decoding: bytes, as: UTF8.self)))")
+        }
+
+        /// ``firstLine(seconds:)`` on a thread of its own, so the cooperative pool (which runs
+        /// the in-process JWKS server) is never blocked by the read.
+        func firstLineOffPool() async throws -> String {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try self.firstLine() }) }.start()
+            }
+        }
+
+        func stop() -> Int32 {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    struct DeadlineError: Error { let what: String }
+
+    struct Answer {
+        let status: Int
+        let challenge: String?
+        let body: String
+    }
+
+    static func get(_ port: Int, _ path: String, token: String? = nil) async throws -> Answer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 10)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return Answer(status: http?.statusCode ?? 0, challenge: http?.value(forHTTPHeaderField: "WWW-Authenticate"),
+                      body: String(decoding: data, as: UTF8.self))
+    }
+
+    static func token(_ signer: JWTSigner, aud: String = audience, exp: Int64 = Int64(Date().timeIntervalSince1970) + 600, scope: String? = nil) throws -> String {
+        var claims = JSONObject([("iss", .string(issuer)), ("aud", .string(aud)), ("sub", .string("alice")), ("exp", .number(JSONNumber(exp)))])
+        if let scope { claims["scope"] = .string(scope) }
+        return try signer.sign(JWTClaims(claims))
+    }
+
+    /// Runs `body` with a JWKS server on 127.0.0.1 publishing `jwks`, counting requests.
+    static func withJWKSServer(_ jwks: String, _ body: @escaping @Sendable (Int, Counter) async throws -> Void) async throws {
+        let counter = Counter()
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        router.get("jwks") { _, _ -> Response in
+            await counter.bump()
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks)))
+        }
+        var logger = Logger(label: "jwks-server")
+        logger.logLevel = .critical
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0); portContinuation.finish() },
+                              logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw DeadlineError(what: "JWKS server start") }
+            try await body(port, counter)
+        }
+    }
+
+    @Test("the contract: listening line, /healthz, /me, /admin, RFC 6750 errors, SIGTERM exits 0")
+    func contract() async throws {
+        let key = try JWTKey.generate(for: .es256, keyID: "k1")
+        let signer = try JWTSigner(key: key)
+        let hmac = try JWTSigner(key: try JWTKey.hmac(secret: Array(repeating: 1, count: 32), keyID: "k1"))
+        let jwks = try JWKSet.publicDocument([key])
+        try await Self.withJWKSServer(jwks) { jwksPort, counter in
+            let child = try Child(arguments: [
+                "--port", "0", "--issuer", Self.issuer, "--audience", Self.audience,
+                "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks", "--cooldown", "1", "--max-stale", "60",
+            ])
+            defer { _ = child.stop() }
+            let line = try await child.firstLineOffPool()
+            let prefix = "listening on http://127.0.0.1:"
+            #expect(line.hasPrefix(prefix))
+            let port = Int(line.dropFirst(prefix.count)) ?? 0
+            #expect(port > 0)
+
+            let health = try await Self.get(port, "/healthz")
+            #expect(health.status == 200)
+            let healthJSON = try JSONValue(parsing: health.body).objectValue
+            #expect(healthJSON?["keys"]?.numberValue?.int64Value == 1)
+            #expect(healthJSON?["last_fetch"]?.numberValue != nil)
+            #expect(healthJSON?["last_error"] == .null)
+
+            let missing = try await Self.get(port, "/me")
+            #expect(missing.status == 401)
+            #expect(missing.challenge == #"Bearer realm="resource-server""#)
+            #expect(missing.body.contains(#""error":"missing_token""#))
+
+            let me = try await Self.get(port, "/me", token: try Self.token(signer))
+            #expect(me.status == 200)
+            let claims = try JSONValue(parsing: me.body).objectValue
+            #expect(claims?["sub"]?.stringValue == "alice" && claims?["aud"]?.stringValue == Self.audience)
+
+            let notAdmin = try await Self.get(port, "/admin", token: try Self.token(signer, scope: "read"))
+            #expect(notAdmin.status == 403)
+            #expect(notAdmin.challenge?.contains(#"error="insufficient_scope""#) == true)
+            #expect(notAdmin.challenge?.contains(#"scope="admin""#) == true)
+            #expect(notAdmin.body.contains(#""error":"insufficient_scope""#))
+
+            let admin = try await Self.get(port, "/admin", token: try Self.token(signer, scope: "read admin"))
+            #expect(admin.status == 200 && admin.body == #"{"ok":true}"#)
+
+            let now = Int64(Date().timeIntervalSince1970)
+            let refused = [
+                try Self.token(signer, aud: "api://other"),
+                try Self.token(signer, exp: now - 120),
+                try Self.token(hmac),
+            ]
+            for token in refused {
+                let answer = try await Self.get(port, "/me", token: token)
+                #expect(answer.status == 401)
+                #expect(answer.challenge?.hasPrefix(#"Bearer realm="resource-server", error="invalid_token", error_description=""#) == true)
+                #expect(answer.body.contains(#""error":"invalid_token""#))
+                #expect(!answer.body.contains(token) && answer.challenge?.contains(token) != true)
+            }
+            let withinLeeway = try await Self.get(port, "/me", token: try Self.token(signer, exp: now - 20))
+            #expect(withinLeeway.status == 200)
+            #expect(await counter.value == 1)
+
+            #expect(child.stop() == 0)
+        }
+    }
+
+    @Test("bad arguments exit 64 with one error line")
+    func usage() throws {
+        let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])
+        child.process.waitUntilExit()
+        #expect(child.process.terminationStatus == 64)
+        let stderr = String(decoding: child.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("--jwks-url or --discovery"))
+    }
+}

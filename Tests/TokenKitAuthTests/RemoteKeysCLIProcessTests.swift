@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TokenKit
+
+/// `tokenkit verify --jwks URL`, `--issuer-discovery` and `audit --jwks URL` against a real
+/// server, through the library's RemoteJWKS; `tokenkit jwk` with several keys.
+@Suite("tokenkit with remote keys (process)")
+struct RemoteKeysCLIProcessTests {
+    static let environment = ["PATH": "/usr/bin:/bin"]
+
+    @Test("verify --jwks URL and --issuer-discovery fetch once and verify; failures exit 2 with one error line")
+    func verifyRemote() async throws {
+        let cli = try CLIProcess.locate()
+        let k1 = try TestSigningKey(kid: "k1")
+        try await ScriptedHTTPServer.with { server in
+            let issuer = server.baseURL
+            await server.state.set("/jwks", .json(try TestSigningKey.jwks([k1])))
+            await server.state.set("/.well-known/openid-configuration", .json(#"{"issuer":"\#(issuer)","jwks_uri":"\#(issuer)/jwks"}"#))
+            let token = try k1.token(issuer: issuer)
+
+            let byURL = try await cli.run(["verify", "--jwks", server.url("/jwks").absoluteString, token], environment: Self.environment)
+            #expect(byURL.status == 0, "\(byURL.stderr)")
+            #expect(byURL.stdout.contains(#""sub":"user-1""#))
+
+            let discovered = try await cli.run(["verify", "--issuer-discovery", "--iss", issuer, token], environment: Self.environment)
+            #expect(discovered.status == 0, "\(discovered.stderr)")
+            #expect(await server.state.count("/.well-known/openid-configuration") == 1)
+
+            let audit = try await cli.run(["audit", "--no-fail-on", "--jwks", server.url("/jwks").absoluteString, "-"], stdin: token + "\n", environment: Self.environment)
+            #expect(audit.status == 0, "\(audit.stderr)")
+
+            await server.state.set("/jwks", ScriptedResponse(status: 302, headers: [("Location", "http://localhost:\(server.port)/elsewhere")]))
+            let redirected = try await cli.run(["verify", "--jwks", server.url("/jwks").absoluteString, token], environment: Self.environment)
+            #expect(redirected.status == 2)
+            #expect(redirected.stderr.hasPrefix("error: ") && redirected.stderr.contains("another origin"))
+            #expect(redirected.stderr.split(separator: "\n").count == 1)
+
+            let noIss = try await cli.run(["verify", "--issuer-discovery", token], environment: Self.environment)
+            #expect(noIss.status == 64)
+        }
+    }
+
+    @Test("jwk with several keys prints a JWKS with RFC 7638 kids and public parameters only")
+    func jwkSet() async throws {
+        let cli = try CLIProcess.locate()
+        let dir = NSTemporaryDirectory() + "tokenkit-jwk-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let a = try JWTKey.generate(for: .es256), b = try JWTKey.generate(for: .rs256)
+        try a.privateKeyPEM().write(toFile: dir + "/a.pem", atomically: true, encoding: .utf8)
+        try b.privateKeyPEM().write(toFile: dir + "/b.pem", atomically: true, encoding: .utf8)
+
+        let out = try await cli.run(["jwk", dir + "/a.pem", dir + "/b.pem"], environment: Self.environment)
+        #expect(out.status == 0, "\(out.stderr)")
+        let set = try JWKSet(json: out.stdout)
+        let expectedKids = [try a.thumbprint(), try b.thumbprint()]
+        #expect(set.keys.map(\.keyID) == expectedKids)
+        let anySecret = set.keys.contains { $0.isSecret }
+        #expect(!anySecret)
+        #expect(!out.stdout.contains(#""d":"#))
+
+        let single = try await cli.run(["jwk", "--set", dir + "/a.pem"], environment: Self.environment)
+        #expect(try JWKSet(json: single.stdout).keys.count == 1)
+
+        let twice = try await cli.run(["jwk", dir + "/a.pem", dir + "/a.pem"], environment: Self.environment)
+        #expect(twice.status == 2 && twice.stderr.contains("same key"))
+    }
+}
