@@ -203,11 +203,12 @@ struct CleverooAPITests {
         #expect(unknown.status == 404 && unknown.statusCode == 404)
     }
 
-    @Test("the first stdout line names the port; SIGTERM stops the server with exit 0")
-    func startAndStop() async throws {
+    @Test("the first stdout line names the port; SIGTERM and SIGINT stop the server with exit 0", arguments: [SIGTERM, SIGINT])
+    func startAndStop(signal: Int32) async throws {
         let server = try await ServerProcess.start("cleveroo-server")
         #expect(server.firstLine == "listening on http://127.0.0.1:\(server.port)")
-        #expect(await server.stop() == 0)
+        #expect(try await HTTP.send("GET", server.url.at("/.well-known/jwks.json")).status == 200)
+        #expect(await server.stop(signal: signal) == 0)
     }
 
     @Test("bad options are refused before listening")

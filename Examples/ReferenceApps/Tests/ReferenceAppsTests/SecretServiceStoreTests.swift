@@ -15,7 +15,7 @@ struct SecretServiceStoreTests {
         return try await ClientProcess.run(binary, arguments, stdin: stdin, environment: environment)
     }
 
-    @Test("cleveroo keeps its session in the keyring: login once, children list in new processes, logout removes it")
+    @Test("with the default backend choice (auto), cleveroo keeps its session in the keyring: login once, children list in new processes, logout removes it")
     func cleverooOnKeyring() async throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {
@@ -26,7 +26,9 @@ struct SecretServiceStoreTests {
         let server = try await ServerProcess.start("cleveroo-server")
         defer { Task { await server.stop() } }
         let profile = "test-\(UUID().uuidString.prefix(8))"
-        let common = ["--server", server.url.absoluteString, "--backend", "secret-service", "--profile", profile]
+        // No --backend: TokenStores.makeDefault finds the Secret Service (no passphrase is given,
+        // so falling back to the encrypted file would fail).
+        let common = ["--server", server.url.absoluteString, "--profile", profile]
         let password = "keyring password 1"
         _ = try await Self.run("cleveroo", ["register", "--email", "\(profile)@example.com", "--phone", "1"] + common, stdin: "\(password)\n\(password)\n")
         let login = try await Self.run("cleveroo", ["login", "parent", "--email", "\(profile)@example.com"] + common, stdin: "\(password)\n")

@@ -85,9 +85,9 @@ final class ServerProcess: @unchecked Sendable {
         return ServerProcess(process: process, firstLine: line, port: port, stderrBox: stderrBox)
     }
 
-    /// Sends SIGTERM and returns the exit status (SIGKILL after 20 s: then -1).
+    /// Sends `signal` (SIGTERM by default) and returns the exit status (SIGKILL after 20 s: then -1).
     @discardableResult
-    func stop() async -> Int32 {
+    func stop(signal: Int32 = SIGTERM) async -> Int32 {
         let process = self.process
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -95,7 +95,7 @@ final class ServerProcess: @unchecked Sendable {
                     continuation.resume(returning: process.terminationStatus)
                     return
                 }
-                kill(process.processIdentifier, SIGTERM)
+                kill(process.processIdentifier, signal)
                 let deadline = Date().addingTimeInterval(20)
                 while process.isRunning && Date() < deadline { usleep(20_000) }
                 if process.isRunning {
