@@ -41,6 +41,24 @@ public struct ClientSession: Sendable {
         authorized = APIClient(baseURL: server, transport: AuthorizingHTTPTransport(wrapping: base, provider: provider))
     }
 
+    /// Posts `body` to the sign-in endpoint `path` and stores the answer's tokens, with the
+    /// metadata `describe` picks from the answer, as the session. Returns the answer.
+    @discardableResult
+    public func logIn(
+        _ path: String, body: [String: any Sendable], describe: ([String: Any]) throws -> [String: String]
+    ) async throws -> [String: Any] {
+        guard let answer = try await anonymous.send("POST", path, body: body).object else {
+            throw ClientFailure("the server's sign-in answer is not a JSON object")
+        }
+        try await signIn(answer, metadata: try describe(answer))
+        return answer
+    }
+
+    /// ``signOut()``, said in one line: `signed out` or `not signed in`.
+    public func logOut() async throws -> String {
+        try await signOut() ? "signed out" : "not signed in"
+    }
+
     /// Stores the tokens of a login answer (with `metadata`) as the session.
     public func signIn(_ answer: [String: Any], metadata: [String: String]) async throws {
         var tokens = try LoginTokens.tokenSet(from: answer)

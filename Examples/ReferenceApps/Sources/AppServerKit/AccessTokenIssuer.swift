@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import TokenKit
 
 /// The claims of every access token the reference servers issue.
@@ -63,5 +65,10 @@ public struct AccessTokenIssuer: Sendable {
             AccessClaims(iss: issuer, sub: subject, aud: audience, iat: issuedAt,
                          exp: issuedAt.addingTimeInterval(TimeInterval(lifetime)), role: role),
             header: JWTHeaderFields(keyID: keyID))
+    }
+
+    /// The `GET /.well-known/jwks.json` response: ``jwksJSON`` as `application/json`.
+    public func jwksResponse() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: jwksJSON)))
     }
 }

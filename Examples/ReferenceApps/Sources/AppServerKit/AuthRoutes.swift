@@ -60,10 +60,7 @@ public struct AuthRoutes: Sendable {
             try await sessions.logout(try body.string("refresh_token"))
             return Response(status: .noContent)
         }
-        router.get("/.well-known/jwks.json") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: sessions.accessTokens.jwksJSON)))
-        }
+        router.get("/.well-known/jwks.json") { _, _ -> Response in sessions.accessTokens.jwksResponse() }
         router.get("/stats") { _, _ -> Response in
             JSONBody.response(status: 200, (await counter.all()).mapValues { .int($0) })
         }

@@ -45,14 +45,13 @@ extension Cleveroo {
             func run() async {
                 await cleverooCommand {
                     let password = try SecretInput.read(prompt: "Password")
-                    let session = try await options.session()
-                    guard let answer = try await session.anonymous.send("POST", "/auth/login/parent", body: ["email": email, "password": password]).object,
-                          let parent = answer["parent"] as? [String: Any], let id = parent["id"] as? String else {
-                        throw ClientFailure("the server's sign-in answer has no parent")
+                    let answer = try await options.session().logIn("/auth/login/parent", body: ["email": email, "password": password]) { answer in
+                        guard let parent = answer["parent"] as? [String: Any], let id = parent["id"] as? String else {
+                            throw ClientFailure("the server's sign-in answer has no parent")
+                        }
+                        return ["role": "parent", "id": id, "name": parent["email"] as? String ?? email]
                     }
-                    let shownEmail = parent["email"] as? String ?? email
-                    try await session.signIn(answer, metadata: ["role": "parent", "id": id, "name": shownEmail])
-                    say("signed in as parent \(shownEmail)")
+                    say("signed in as parent \((answer["parent"] as? [String: Any])?["email"] as? String ?? email)")
                 }
             }
         }
@@ -65,12 +64,12 @@ extension Cleveroo {
             func run() async {
                 await cleverooCommand {
                     let password = try SecretInput.read(prompt: "Password")
-                    let session = try await options.session()
-                    guard let answer = try await session.anonymous.send("POST", "/auth/login/child", body: ["username": username, "password": password]).object,
-                          let child = answer["child"] as? [String: Any], let id = child["id"] as? String else {
-                        throw ClientFailure("the server's sign-in answer has no child")
+                    try await options.session().logIn("/auth/login/child", body: ["username": username, "password": password]) { answer in
+                        guard let child = answer["child"] as? [String: Any], let id = child["id"] as? String else {
+                            throw ClientFailure("the server's sign-in answer has no child")
+                        }
+                        return ["role": "child", "id": id, "name": username]
                     }
-                    try await session.signIn(answer, metadata: ["role": "child", "id": id, "name": username])
                     say("signed in as child \(username)")
                 }
             }
@@ -149,8 +148,7 @@ extension Cleveroo {
 
         func run() async {
             await cleverooCommand {
-                let session = try await options.session()
-                say(try await session.signOut() ? "signed out" : "not signed in")
+                say(try await options.session().logOut())
             }
         }
     }

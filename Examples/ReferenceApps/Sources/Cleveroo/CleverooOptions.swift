@@ -20,7 +20,3 @@ func cleverooCommand(_ body: () async throws -> Void) async {
     await ClientMain.run(signIn: "cleveroo login parent --email EMAIL", body)
 }
 
-/// Prints one line to stdout.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}

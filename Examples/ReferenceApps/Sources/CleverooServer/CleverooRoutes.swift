@@ -18,10 +18,7 @@ struct CleverooRoutes: Sendable {
         router.post("/auth/logout") { request, _ -> Response in try await logout(request) }
         router.post("/parent/children") { request, _ -> Response in try await addChild(request) }
         router.get("/parent/children") { request, _ -> Response in try await listChildren(request) }
-        router.get("/.well-known/jwks.json") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: sessions.accessTokens.jwksJSON)))
-        }
+        router.get("/.well-known/jwks.json") { _, _ -> Response in sessions.accessTokens.jwksResponse() }
     }
 
     private func register(_ request: Request) async throws -> Response {

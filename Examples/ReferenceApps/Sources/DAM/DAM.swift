@@ -23,9 +23,6 @@ struct DAMOptions: ParsableArguments {
     }
 }
 
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 let signIn = "dam login --username NAME"
 
@@ -38,11 +35,7 @@ extension DAM {
         func run() async {
             await ClientMain.run(signIn: signIn) {
                 let password = try SecretInput.read(prompt: "Password")
-                let session = try await options.session()
-                guard let answer = try await session.anonymous.send("POST", "/auth/login", body: ["username": username, "password": password]).object else {
-                    throw ClientFailure("the server's sign-in answer is not a JSON object")
-                }
-                try await session.signIn(answer, metadata: ["name": username])
+                try await options.session().logIn("/auth/login", body: ["username": username, "password": password]) { _ in ["name": username] }
                 say("signed in as \(username)")
             }
         }
@@ -112,7 +105,7 @@ extension DAM {
 
         func run() async {
             await ClientMain.run(signIn: signIn) {
-                say(try await options.session().signOut() ? "signed out" : "not signed in")
+                say(try await options.session().logOut())
             }
         }
     }

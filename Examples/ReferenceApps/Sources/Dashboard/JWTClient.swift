@@ -29,10 +29,6 @@ struct JWTClientOptions: ParsableArguments {
     }
 }
 
-/// Prints one line to stdout.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 extension JWTClient {
     struct Login: AsyncParsableCommand {
@@ -43,13 +39,10 @@ extension JWTClient {
         func run() async {
             await ClientMain.run(signIn: "jwt-client login --username NAME") {
                 let password = try SecretInput.read(prompt: "Password")
-                let session = try await options.session()
-                guard let answer = try await session.anonymous.send("POST", "/auth/login", body: ["username": username, "password": password]).object else {
-                    throw ClientFailure("the server's sign-in answer is not a JSON object")
+                let answer = try await options.session().logIn("/auth/login", body: ["username": username, "password": password]) { answer in
+                    ["name": (answer["user"] as? [String: Any])?["name"] as? String ?? username]
                 }
-                let name = (answer["user"] as? [String: Any])?["name"] as? String ?? username
-                try await session.signIn(answer, metadata: ["name": name])
-                say("signed in as \(name)")
+                say("signed in as \((answer["user"] as? [String: Any])?["name"] as? String ?? username)")
             }
         }
     }
@@ -89,7 +82,7 @@ extension JWTClient {
 
         func run() async {
             await ClientMain.run(signIn: "jwt-client login --username NAME") {
-                say(try await options.session().signOut() ? "signed out" : "not signed in")
+                say(try await options.session().logOut())
             }
         }
     }

@@ -37,12 +37,10 @@ struct PokeMeAPI {
     }
 
     func login(email: String, password: String) async throws -> String {
-        guard let answer = try await session.anonymous.send("POST", "/auth/login", body: ["email": email, "password": password]).object else {
-            throw ClientFailure("the server's sign-in answer is not a JSON object")
+        let answer = try await session.logIn("/auth/login", body: ["email": email, "password": password]) { answer in
+            ["name": (answer["user"] as? [String: Any])?["name"] as? String ?? email]
         }
-        let name = (answer["user"] as? [String: Any])?["name"] as? String ?? email
-        try await session.signIn(answer, metadata: ["name": name])
-        return name
+        return (answer["user"] as? [String: Any])?["name"] as? String ?? email
     }
 
     /// Restores the stored session (no password) and asks the server who it belongs to.
@@ -60,9 +58,6 @@ struct PokeMeAPI {
     }
 }
 
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
 
 let signIn = "pokeme login --email EMAIL"
 
@@ -140,7 +135,7 @@ extension PokeMe {
 
         func run() async {
             await ClientMain.run(signIn: signIn) {
-                say(try await options.api().session.signOut() ? "signed out" : "not signed in")
+                say(try await options.api().session.logOut())
             }
         }
     }

@@ -7,28 +7,15 @@ import Testing
 struct CleverooClientTests {
     static let password = "correct horse battery"
 
-    /// A private store (file + passphrase file) and the options that select it.
-    struct Store {
-        let directory: TempDirectory
-        let arguments: [String]
-
-        init() throws {
-            directory = try TempDirectory()
-            let passphrase = directory.file("passphrase")
-            try Data("store passphrase\n".utf8).write(to: URL(fileURLWithPath: passphrase))
-            arguments = ["--backend", "file", "--file", directory.file("credentials.tkstore"), "--passphrase-file", passphrase]
-        }
-    }
-
-    static func cleveroo(_ server: URL, _ arguments: [String], store: Store, stdin: String = "") async throws -> RunResult {
-        try await ClientProcess.run("cleveroo", arguments + ["--server", server.absoluteString] + store.arguments, stdin: stdin)
+    static func cleveroo(_ server: URL, _ arguments: [String], store: ClientStore, stdin: String = "") async throws -> RunResult {
+        try await store.run("cleveroo", server, arguments, stdin: stdin)
     }
 
     @Test("register, log in, add and list children, whoami and logout, each a new client process")
     func parentFlow() async throws {
         let server = try await ServerProcess.start("cleveroo-server")
         defer { Task { await server.stop() } }
-        let store = try Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let email = "mia@example.com"
 
@@ -71,7 +58,7 @@ struct CleverooClientTests {
     func childRoleSeparation() async throws {
         let server = try await ServerProcess.start("cleveroo-server")
         defer { Task { await server.stop() } }
-        let parentStore = try Store(), childStore = try Store()
+        let parentStore = try ClientStore(), childStore = try ClientStore()
         defer { parentStore.directory.remove(); childStore.directory.remove() }
         _ = try await Self.cleveroo(server.url, ["register", "--email", "zoe@example.com", "--phone", "1"], store: parentStore, stdin: "\(Self.password)\n\(Self.password)\n")
         _ = try await Self.cleveroo(server.url, ["login", "parent", "--email", "zoe@example.com"], store: parentStore, stdin: "\(Self.password)\n")
@@ -93,7 +80,7 @@ struct CleverooClientTests {
         let data = try TempDirectory()
         defer { data.remove() }
         let database = data.file("cleveroo.sqlite")
-        let store = try Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let first = try await ServerProcess.start("cleveroo-server", ["--database", database])
         _ = try await Self.cleveroo(first.url, ["register", "--email", "max@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
@@ -114,7 +101,7 @@ struct CleverooClientTests {
 
     @Test("an expired access token is refreshed before the request; a rejected refresh token says signed out and clears the session")
     func expiryAndSignedOut() async throws {
-        let store = try Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let server = try await ServerProcess.start("cleveroo-server", ["--token-lifetime", "3"])
         _ = try await Self.cleveroo(server.url, ["register", "--email", "eve@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
@@ -135,7 +122,7 @@ struct CleverooClientTests {
 
     @Test("no password on stdin is refused without contacting the server; --server must be a URL")
     func inputErrors() async throws {
-        let store = try Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let noPassword = try await ClientProcess.run("cleveroo", ["login", "parent", "--email", "a@b.c", "--server", "http://127.0.0.1:9"] + store.arguments)
         expectClientError(noPassword, containing: "no password given")

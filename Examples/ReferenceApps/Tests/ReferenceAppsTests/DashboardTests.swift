@@ -4,8 +4,8 @@ import Testing
 /// The JWT dashboard: four concurrent loads, exactly one refresh, retries on 5xx.
 @Suite("JWT dashboard")
 struct DashboardTests {
-    static func jwtClient(_ server: ServerProcess, _ arguments: [String], store: CleverooClientTests.Store, stdin: String = "") async throws -> RunResult {
-        try await ClientProcess.run("jwt-client", arguments + ["--server", server.url.absoluteString] + store.arguments, stdin: stdin)
+    static func jwtClient(_ server: ServerProcess, _ arguments: [String], store: ClientStore, stdin: String = "") async throws -> RunResult {
+        try await store.run("jwt-client", server.url, arguments, stdin: stdin)
     }
 
     @Test("with an expired access token, four concurrent loads make exactly one refresh (counted by the server and the client)")
@@ -13,7 +13,7 @@ struct DashboardTests {
         // Tokens live 20 s; the client refreshes 2 s before expiry.
         let server = try await ServerProcess.start("dashboard-server", ["--token-lifetime", "20"])
         defer { Task { await server.stop() } }
-        let store = try CleverooClientTests.Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let login = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
         let loggedIn = ContinuousClock.now
@@ -37,7 +37,7 @@ struct DashboardTests {
     func retriesAndErrors() async throws {
         let server = try await ServerProcess.start("dashboard-server", ["--flaky", "2"])
         defer { Task { await server.stop() } }
-        let store = try CleverooClientTests.Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let wrong = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "nope\n")
         expectClientError(wrong, containing: "error: invalid username or password")
@@ -52,7 +52,7 @@ struct DashboardTests {
     func signedOut() async throws {
         let server = try await ServerProcess.start("dashboard-server")
         defer { Task { await server.stop() } }
-        let store = try CleverooClientTests.Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let result = try await Self.jwtClient(server, ["dashboard"], store: store)
         expectClientError(result, containing: "error: signed out: your session has ended; sign in again with `jwt-client login --username NAME`")
@@ -62,15 +62,15 @@ struct DashboardTests {
 /// PokeMe: the session is restored at start-up without a password; logout clears it.
 @Suite("PokeMe")
 struct PokeMeTests {
-    static func pokeme(_ server: ServerProcess, _ arguments: [String], store: CleverooClientTests.Store, stdin: String = "") async throws -> RunResult {
-        try await ClientProcess.run("pokeme", arguments + ["--server", server.url.absoluteString] + store.arguments, stdin: stdin)
+    static func pokeme(_ server: ServerProcess, _ arguments: [String], store: ClientStore, stdin: String = "") async throws -> RunResult {
+        try await store.run("pokeme", server.url, arguments, stdin: stdin)
     }
 
     @Test("register, log in, then each start restores the session and calls getMe; matches and disconnect; logout clears it")
     func sessionRestore() async throws {
         let server = try await ServerProcess.start("pokeme-server")
         defer { Task { await server.stop() } }
-        let store = try CleverooClientTests.Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         let registered = try await Self.pokeme(server, ["register", "--email", "ash@example.com", "--name", "Ash"], store: store, stdin: "pikachu-2026\n")
         #expect(registered.status == 0 && registered.stdout == "registered ash@example.com\n", "\(registered)")
@@ -103,15 +103,15 @@ struct PokeMeTests {
 /// The DAM API client: one APIClient attaches the token to both endpoint groups.
 @Suite("DAM client")
 struct DAMTests {
-    static func dam(_ server: ServerProcess, _ arguments: [String], store: CleverooClientTests.Store, stdin: String = "") async throws -> RunResult {
-        try await ClientProcess.run("dam", arguments + ["--server", server.url.absoluteString] + store.arguments, stdin: stdin)
+    static func dam(_ server: ServerProcess, _ arguments: [String], store: ClientStore, stdin: String = "") async throws -> RunResult {
+        try await store.run("dam", server.url, arguments, stdin: stdin)
     }
 
     @Test("the bearer token reaches /api/mental-math and /api/ai-games; without it both groups are 401")
     func bothGroups() async throws {
         let server = try await ServerProcess.start("dam-server")
         defer { Task { await server.stop() } }
-        let store = try CleverooClientTests.Store()
+        let store = try ClientStore()
         defer { store.directory.remove() }
         for path in ["/api/mental-math/problems", "/api/ai-games/games"] {
             let bare = try await HTTP.send("GET", server.url.at(path))
