@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 
-/// `dashboard-server [--port PORT] [--token-lifetime SECONDS] [--flaky N]`: the JWT dashboard's API.
+/// `dashboard-server [--port PORT] [--token-lifetime SECONDS] [--flaky N] [--slow N]`: the JWT dashboard's API.
 ///
 /// `POST /auth/login` (`{"username","password"}`; the account `demo`), `POST /auth/refresh`,
 /// four protected endpoints (`/profile`, `/restaurants`, `/festivals`, `/users`), and
@@ -19,8 +19,11 @@ struct DashboardServer: AsyncParsableCommand {
     @Option(help: "Answer the first N requests to /restaurants with 503 (to show the client's retries).")
     var flaky: Int = 0
 
+    @Option(help: "Answer the first N requests to /festivals only after 3 seconds (to show the client's timeout and retry).")
+    var slow: Int = 0
+
     func run() async throws {
-        guard flaky >= 0 else { throw ValidationError("--flaky must not be negative") }
+        guard flaky >= 0, slow >= 0 else { throw ValidationError("--flaky and --slow must not be negative") }
         let accounts = AccountBook()
         try await DemoAccount.seed(accounts, name: "Dana Demo")
         let issuer = try AccessTokenIssuer(issuer: "urn:tokenkit-examples:dashboard", audience: "dashboard-api", lifetime: server.tokenLifetime)
@@ -29,6 +32,7 @@ struct DashboardServer: AsyncParsableCommand {
         auth.register(on: router)
         let counter = auth.counter
         let flaky = self.flaky
+        let slow = self.slow
 
         router.get("/profile") { request, _ -> Response in
             let identity = try auth.identity(request)
@@ -45,6 +49,7 @@ struct DashboardServer: AsyncParsableCommand {
         router.get("/festivals") { request, _ -> Response in
             _ = try auth.identity(request)
             await counter.add("festivals")
+            if await counter.count("festivals") <= slow { try await Task.sleep(for: .seconds(3)) }
             return JSONBody.response(status: 200, array: ["Fusion", "Lollapalooza"].map { .object(["name": .string($0)]) })
         }
         router.get("/users") { request, _ -> Response in

@@ -48,6 +48,19 @@ struct DashboardTests {
         #expect((stats.object["restaurants"] as? NSNumber)?.intValue == 3, "\(stats.text)")
     }
 
+    @Test("a request slower than --timeout fails and is retried (GET): the dashboard still loads")
+    func timeoutAndRetry() async throws {
+        let server = try await ServerProcess.start("dashboard-server", ["--slow", "1"])
+        defer { Task { await server.stop() } }
+        let store = try ClientStore()
+        defer { store.directory.remove() }
+        _ = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
+        let loaded = try await Self.jwtClient(server, ["dashboard", "--timeout", "1"], store: store)
+        #expect(loaded.status == 0 && loaded.stdout.contains("festivals: 2 ("), "\(loaded)")
+        let stats = try await HTTP.send("GET", server.url.at("/stats"))
+        #expect((stats.object["festivals"] as? NSNumber)?.intValue == 2, "\(stats.text)")
+    }
+
     @Test("without a session the dashboard says signed out")
     func signedOut() async throws {
         let server = try await ServerProcess.start("dashboard-server")
