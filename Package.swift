@@ -26,6 +26,9 @@ let package = Package(
         // Token lifetime auditing engine used by `tokenkit audit`.
         .library(name: "TokenKitAudit", targets: ["TokenKitAudit"]),
         .executable(name: "tokenkit", targets: ["tokenkit"]),
+        // PostgreSQL backend (issue 14): a shared TokenStore and RefreshLock for many replicas.
+        // The only product that links libpq.
+        .library(name: "TokenKitPostgres", targets: ["TokenKitPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -68,6 +71,7 @@ let package = Package(
             name: "TokenKitAuth",
             dependencies: [
                 "TokenKit",
+                "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
                 "TokenKitStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,8 +104,40 @@ let package = Package(
                 "TokenKitAuth",
                 "TokenKitURLSession",
                 "TokenKitAudit",
+                "TokenKitPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // PostgreSQL backend (issue 14): PostgresTokenStore and PostgresRefreshLock over libpq.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "TokenKitPostgres",
+            dependencies: ["TokenKitStore", "TokenKitAuth", "TokenKitCrypto", "CLibPQ"],
+            swiftSettings: strictSettings
+        ),
+        // A helper the PostgreSQL refresh tests and benchmark run as child processes (8
+        // processes sharing one credential, SIGKILL mid-refresh). Not a product.
+        .executableTarget(
+            name: "tokenkit-refresh-stress",
+            dependencies: ["TokenKitAuth", "TokenKitPostgres", "TokenKitStore", "TokenKitURLSession"],
+            path: "Tests/RefreshStress",
+            swiftSettings: strictSettings
+        ),
+        // The private PostgreSQL servers of scripts/with-postgres, for every test target.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["TokenKitPostgres", "TokenKitStore"],
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitPostgresTests",
+            dependencies: ["TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -125,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitStoreTests",
-            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress"],
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "TokenKitPostgres", "PostgresTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -158,9 +194,15 @@ let package = Package(
             name: "TokenKitAuthTests",
             dependencies: [
                 "TokenKitAuth",
+                // The service test server verifies assertions and DPoP proofs with TokenKit.
+                "TokenKit",
+                "TokenKitCrypto",
                 "TokenKitStore",
                 "TokenKitURLSession",
                 "TokenKitAsyncHTTPClient",
+                "TokenKitPostgres",
+                "PostgresTestSupport",
+                "tokenkit-refresh-stress",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Its JSON form is the one `tokenkit store put --token-set` takes and `store get --reveal`
 /// prints: `{"access_token":…, "refresh_token":…, "id_token":…, "token_type":"Bearer",
-/// "expires_at":UNIX_SECONDS, "scope":…, "metadata":{…}}`; only `access_token` is required.
+/// "expires_at":UNIX_SECONDS, "scope":…, "metadata":{…}, "dpop_jwk":…}`; only `access_token`
+/// is required.
 /// `description` never shows a token.
 public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The access token (a JWT or an opaque string).
@@ -21,11 +22,15 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     public var scope: String?
     /// Free-form, non-secret metadata (e.g. `"role": "parent"`).
     public var metadata: [String: String]
+    /// The private JWK (JSON text) of the DPoP key this login's tokens are bound to
+    /// (RFC 9449), or `nil` for bearer tokens. A secret: kept with the tokens, never shown.
+    public var dpopKey: String?
 
+    /// Creates a token set.
     public init(
         accessToken: String, refreshToken: String? = nil, idToken: String? = nil,
         tokenType: String? = "Bearer", expiresAt: Date? = nil, scope: String? = nil,
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:], dpopKey: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -34,6 +39,7 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
         self.expiresAt = expiresAt
         self.scope = scope
         self.metadata = metadata
+        self.dpopKey = dpopKey
     }
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +50,7 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
         case expiresAt = "expires_at"
         case scope
         case metadata
+        case dpopKey = "dpop_jwk"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +69,7 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
         }
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
         metadata = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+        dpopKey = try c.decodeIfPresent(String.self, forKey: .dpopKey)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -80,6 +88,7 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
         }
         try c.encodeIfPresent(scope, forKey: .scope)
         if !metadata.isEmpty { try c.encode(metadata, forKey: .metadata) }
+        try c.encodeIfPresent(dpopKey, forKey: .dpopKey)
     }
 
     /// Decodes a token set from its JSON; the error names the problem, never a token.
@@ -106,6 +115,6 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
-        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "none"))"
+        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "none")\(dpopKey == nil ? "" : ", dpop-bound"))"
     }
 }

@@ -23,6 +23,8 @@ struct TokenKitCommand: AsyncParsableCommand {
             AuditCommand.self,
             StoreCommand.self,
             TokenCommand.self,
+            LoginCommand.self,
+            LogoutCommand.self,
         ]
     )
 }

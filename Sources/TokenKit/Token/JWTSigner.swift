@@ -41,6 +41,7 @@ public struct JWTSigner: Sendable {
         if let typ = header.type { object["typ"] = .string(typ) }
         if let cty = header.contentType { object["cty"] = .string(cty) }
         if let kid = header.keyID ?? key.keyID { object["kid"] = .string(kid) }
+        if let jwk = header.publicJWK { object["jwk"] = .object(jwk) }
         var text: [UInt8] = []
         Base64URL.encode(JSONWriter.bytes(.object(object)), appendingTo: &text)
         return text
@@ -65,7 +66,7 @@ public struct JWTSigner: Sendable {
 
     /// Signs arbitrary payload bytes as a compact JWS.
     public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
-        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil
+        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil && header.publicJWK == nil
         var signingInput = isDefault ? defaultHeaderText : Self.headerText(algorithm: algorithm, key: key, fields: header)
         signingInput.reserveCapacity(signingInput.count + 1 + (payload.count * 4 + 2) / 3 + 700)
         signingInput.append(UInt8(ascii: "."))
@@ -93,10 +94,14 @@ public struct JWTHeaderFields: Sendable {
     public var contentType: String?
     /// `kid`; defaults to the key's own ID.
     public var keyID: String?
+    /// `jwk`: a public key carried in the header (as DPoP proofs, RFC 9449 §4.2, require).
+    /// The caller must pass public members only; the signer writes the object as given.
+    public var publicJWK: JSONObject?
 
-    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil) {
+    public init(type: String? = "JWT", contentType: String? = nil, keyID: String? = nil, publicJWK: JSONObject? = nil) {
         self.type = type
         self.contentType = contentType
         self.keyID = keyID
+        self.publicJWK = publicJWK
     }
 }

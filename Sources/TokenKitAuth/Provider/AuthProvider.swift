@@ -19,6 +19,9 @@ import TokenKitStore
 ///   re-read after taking the lock: if another process already refreshed, its token set is
 ///   used and the server is not called.
 /// - A failed refresh is not cached: the next call tries again, subject to ``RefreshBackoff``.
+/// - With a ``TokenAcquirer`` as refresher (the client credentials grant), nothing stored or
+///   no refresh token is not a sign-in error: the provider acquires a new token set, with the
+///   same single flight, lock, re-read and compare-and-swap as a refresh.
 /// - Tokens never appear in errors, events or log messages.
 ///
 /// It does not guarantee that a returned token is accepted by the server (it may have been
@@ -32,6 +35,8 @@ public actor AuthProvider {
     public nonisolated let skew: Duration
     private let store: any TokenStore
     private let refresher: any TokenRefresher
+    /// The refresher when it can also acquire without a refresh token (client credentials).
+    private let acquirer: (any TokenAcquirer)?
     private let clock: any AuthClock
     private let lock: (any RefreshLock)?
     private let backoff: RefreshBackoff
@@ -71,6 +76,7 @@ public actor AuthProvider {
         self.store = store
         self.key = key
         self.refresher = refresher
+        self.acquirer = refresher as? any TokenAcquirer
         self.skew = max(.zero, skew)
         self.clock = clock
         self.lock = lock
@@ -83,23 +89,33 @@ public actor AuthProvider {
     /// Throws ``AuthError/Code/signInRequired`` when nothing is stored or the refresh token was
     /// rejected; other codes for network, store, lock or server failures.
     public func validAccessToken() async throws(AuthError) -> String {
+        try await validToken().value
+    }
+
+    /// Like ``validAccessToken()``, with the token's type and DPoP key (for DPoP-bound logins).
+    public func validToken() async throws(AuthError) -> AccessToken {
         if waiters == nil, let current, !isExpiring(current.tokenSet) {
-            return current.tokenSet.accessToken
+            return AccessToken(current.tokenSet)
         }
-        return try await runOrJoin(rejected: nil).tokenSet.accessToken
+        return AccessToken(try await runOrJoin(rejected: nil).tokenSet)
     }
 
     /// Call when the server rejected `token` (HTTP 401). Refreshes only when `token` is still
     /// the current access token, so a burst of rejections of one token causes one refresh;
     /// otherwise returns the newer current token.
     public func refreshAfterRejection(of token: String) async throws(AuthError) -> String {
+        try await tokenAfterRejection(of: token).value
+    }
+
+    /// Like ``refreshAfterRejection(of:)``, with the token's type and DPoP key.
+    public func tokenAfterRejection(of token: String) async throws(AuthError) -> AccessToken {
         if waiters != nil {
-            let joined = try await join().tokenSet.accessToken
-            if joined != token { return joined }
+            let joined = try await join().tokenSet
+            if joined.accessToken != token { return AccessToken(joined) }
         } else if let current, current.tokenSet.accessToken != token {
-            return current.tokenSet.accessToken
+            return AccessToken(current.tokenSet)
         }
-        return try await runOrJoin(rejected: token).tokenSet.accessToken
+        return AccessToken(try await runOrJoin(rejected: token).tokenSet)
     }
 
     /// Stores `tokenSet` as the credential (replacing any) and reports ``AuthEvent/Kind/signedIn``.
@@ -228,7 +244,8 @@ public actor AuthProvider {
             let lease = try await lock?.acquire(for: key)
             defer { lease?.release() }
             guard let stored = try await load() else {
-                throw AuthError.signInRequired("no credential is stored for \(key)")
+                guard let acquirer else { throw AuthError.signInRequired("no credential is stored for \(key)") }
+                return .success(try await acquire(with: acquirer, replacing: nil, rejected: rejected))
             }
             if isUsable(stored, rejected: rejected) {
                 logger?.debug("stored token is usable; no refresh needed", metadata: ["credential": "\(key)"])
@@ -243,6 +260,7 @@ public actor AuthProvider {
     /// Calls the refresher for `stored` and saves the result with compare-and-swap.
     private func refresh(_ stored: CurrentCredential, rejected: String?) async throws(AuthError) -> CurrentCredential {
         guard let refreshToken = stored.tokenSet.refreshToken, !refreshToken.isEmpty else {
+            if let acquirer { return try await acquire(with: acquirer, replacing: stored, rejected: rejected) }
             throw AuthError.signInRequired(rejected == nil
                 ? "the access token expired and no refresh token is stored"
                 : "the server rejected the access token and no refresh token is stored")
@@ -260,10 +278,24 @@ public actor AuthProvider {
             }
             throw error
         }
+        return try await save(fresh, replacing: stored, rejected: rejected)
+    }
+
+    /// Acquires a new token set (nothing stored, or no refresh token) and saves it.
+    private func acquire(
+        with acquirer: any TokenAcquirer, replacing stored: CurrentCredential?, rejected: String?
+    ) async throws(AuthError) -> CurrentCredential {
+        logger?.info("acquiring an access token", metadata: ["credential": "\(key)"])
+        let fresh = try await acquirer.acquire(replacing: stored?.tokenSet)
+        return try await save(fresh, replacing: stored, rejected: rejected)
+    }
+
+    /// Saves `fresh` with compare-and-swap against `stored` (`nil`: nothing was stored).
+    private func save(_ fresh: TokenSet, replacing stored: CurrentCredential?, rejected: String?) async throws(AuthError) -> CurrentCredential {
         let saved = CurrentCredential(credential: Credential(tokenSet: fresh), tokenSet: fresh)
         let swapped: Bool
         do throws(TokenStoreError) {
-            swapped = try await store.replace(key, expected: stored.credential, with: saved.credential)
+            swapped = try await store.replace(key, expected: stored?.credential, with: saved.credential)
         } catch {
             throw AuthError(code: .store, message: "the refreshed token set could not be saved: \(error.message)")
         }

@@ -9,8 +9,12 @@ import TokenKitStore
 /// - One form-encoded POST per ``refresh(_:)``; never retried here (a rotated refresh token
 ///   must not be sent twice), redirects are left to the transport (the shipped adapters do
 ///   not follow them).
-/// - Client authentication is `client_secret_basic` (id and secret form-urlencoded, then
-///   HTTP Basic, RFC 6749 §2.3.1) or none (`client_id` in the body).
+/// - Client authentication is any ``ClientAuthentication``: none (`client_id` in the body),
+///   `client_secret_basic`, `client_secret_post` or `private_key_jwt` (a fresh assertion per
+///   request).
+/// - When the token set is DPoP-bound (``TokenKitStore/TokenSet/dpopKey``), the request
+///   carries a proof signed by that key, a `use_dpop_nonce` answer is retried once with the
+///   server's nonce, and `token_type` `DPoP` is accepted; the key stays with the new set.
 /// - `invalid_grant` throws ``AuthError/Code/signInRequired``; other OAuth errors throw
 ///   ``AuthError/Code/refreshRejected`` with the server's `error` code; non-JSON, oversized or
 ///   malformed answers throw ``AuthError/Code/invalidResponse`` naming the problem.
@@ -29,7 +33,7 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
     public let scope: String?
     /// The largest response body accepted.
     public let maxResponseBytes: Int
-    private let transport: any HTTPTransport
+    private let client: TokenEndpointClient
     private let clock: any AuthClock
     private let logger: Logger?
 
@@ -45,14 +49,14 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         maxResponseBytes: Int = 64 * 1024,
         logger: Logger? = nil
     ) throws(AuthError) {
-        try TokenEndpoint.validate(tokenEndpoint)
-        guard !clientID.isEmpty else { throw .invalidConfiguration("client id must not be empty") }
+        self.client = try TokenEndpointClient(
+            tokenEndpoint: tokenEndpoint, clientID: clientID, clientAuthentication: clientAuthentication,
+            transport: transport, clock: clock, logger: logger)
         self.tokenEndpoint = tokenEndpoint
         self.clientID = clientID
         self.clientAuthentication = clientAuthentication
         self.scope = scope
         self.maxResponseBytes = maxResponseBytes
-        self.transport = transport
         self.clock = clock
         self.logger = logger
     }
@@ -62,21 +66,12 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         guard let refreshToken = tokenSet.refreshToken, !refreshToken.isEmpty else {
             throw .signInRequired("no refresh token is stored")
         }
-        let request = makeRequest(refreshToken: refreshToken)
-        logger?.debug("refreshing access token", metadata: ["endpoint": "\(request)"])
-        let response: HTTPTransportResponse
-        do {
-            response = try await transport.send(request)
-        } catch let error as AuthError {
-            logger?.info("token endpoint request failed", metadata: ["reason": "\(error.message)"])
-            throw error
-        } catch {
-            logger?.info("token endpoint request failed", metadata: ["error-type": "\(type(of: error))"])
-            throw .network("token endpoint request failed (\(type(of: error)))")
-        }
+        let dpopKey = try tokenSet.dpopKey.map { json throws(AuthError) in try DPoPKey(privateJWK: json) }
+        logger?.debug("refreshing access token", metadata: ["endpoint": "POST \(tokenEndpoint)", "dpop": "\(dpopKey != nil)"])
+        let response = try await client.post(form(refreshToken: refreshToken), dpopKey: dpopKey)
         do throws(AuthError) {
             let fresh = try TokenEndpointResponse.tokenSet(
-                from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes)
+                from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes, dpop: dpopKey != nil)
             logger?.debug("token endpoint issued a new token set", metadata: [
                 "rotated": "\(fresh.refreshToken != tokenSet.refreshToken)",
             ])
@@ -87,22 +82,15 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         }
     }
 
-    /// The POST request for `refreshToken`.
-    func makeRequest(refreshToken: String) -> HTTPTransportRequest {
+    /// The grant's form fields (client authentication is added by the endpoint client).
+    func form(refreshToken: String) -> [(String, String)] {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { form.append(("scope", scope)) }
-        var headers = [
-            HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
-            HTTPHeader(name: "Accept", value: "application/json"),
-        ]
-        switch clientAuthentication.method {
-        case .none:
-            form.append(("client_id", clientID))
-        case .clientSecretBasic(let secret):
-            let pair = "\(FormURLEncoding.encode(clientID)):\(FormURLEncoding.encode(secret))"
-            headers.append(HTTPHeader(name: "Authorization", value: "Basic \(Data(pair.utf8).base64EncodedString())"))
-        }
-        return HTTPTransportRequest(
-            method: "POST", url: tokenEndpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+        return form
+    }
+
+    /// The POST request for `refreshToken` (without a DPoP proof).
+    func makeRequest(refreshToken: String) throws(AuthError) -> HTTPTransportRequest {
+        try client.makeRequest(form(refreshToken: refreshToken), dpopKey: nil)
     }
 }

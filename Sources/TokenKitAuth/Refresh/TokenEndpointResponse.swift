@@ -13,13 +13,14 @@ enum TokenEndpointResponse {
 
     /// The new token set for a `200` answer, merged with `previous`: a missing (or `null`)
     /// `refresh_token`, `scope` or `id_token` keeps the previous value, `expires_in` becomes
-    /// `expires_at` relative to `now`, and `metadata` is carried over.
+    /// `expires_at` relative to `now`, and `metadata` and the DPoP key are carried over.
+    /// `token_type` must be `Bearer`, or `DPoP` when `dpop` is true (a proof was sent).
     ///
     /// Throws ``AuthError/Code/signInRequired`` for `invalid_grant`,
     /// ``AuthError/Code/refreshRejected`` for other OAuth errors, and
     /// ``AuthError/Code/invalidResponse`` for anything that is not a valid answer.
     static func tokenSet(
-        from response: HTTPTransportResponse, previous: TokenSet, now: Date, maxBytes: Int
+        from response: HTTPTransportResponse, previous: TokenSet, now: Date, maxBytes: Int, dpop: Bool = false
     ) throws(AuthError) -> TokenSet {
         guard response.body.count <= maxBytes else {
             throw .invalidResponse("body is larger than \(maxBytes) bytes")
@@ -29,8 +30,9 @@ enum TokenEndpointResponse {
         let accessToken = try string("access_token", in: body, required: true) ?? ""
         guard !accessToken.isEmpty else { throw .invalidResponse("\"access_token\" is empty") }
         let tokenType = try string("token_type", in: body, required: true) ?? ""
-        guard tokenType.lowercased() == "bearer" else {
-            throw .invalidResponse("token_type \"\(printable(tokenType, limit: 40))\" is not Bearer")
+        let isDPoP = dpop && tokenType.lowercased() == "dpop"
+        guard tokenType.lowercased() == "bearer" || isDPoP else {
+            throw .invalidResponse("token_type \"\(printable(tokenType, limit: 40))\" is not \(dpop ? "Bearer or DPoP" : "Bearer")")
         }
         var expiresAt: Date?
         if let seconds = try expiresIn(body) {
@@ -40,10 +42,11 @@ enum TokenEndpointResponse {
             accessToken: accessToken,
             refreshToken: try string("refresh_token", in: body) ?? previous.refreshToken,
             idToken: try string("id_token", in: body) ?? previous.idToken,
-            tokenType: "Bearer",
+            tokenType: isDPoP ? "DPoP" : "Bearer",
             expiresAt: expiresAt,
             scope: try string("scope", in: body) ?? previous.scope,
-            metadata: previous.metadata)
+            metadata: previous.metadata,
+            dpopKey: previous.dpopKey)
     }
 
     /// The error for a non-200 answer: the OAuth error when the body is one (§5.2), else the status.

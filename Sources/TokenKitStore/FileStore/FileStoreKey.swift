@@ -1,4 +1,4 @@
-internal import TokenKitCrypto
+package import TokenKitCrypto
 
 /// What opens an ``EncryptedFileStore``: a passphrase (stretched with scrypt) or a raw
 /// 32-byte key supplied by the application.
@@ -8,12 +8,12 @@ internal import TokenKitCrypto
 /// wrong length is refused. Does not: wipe the caller's own copy (`String`s and arrays
 /// cannot be wiped reliably), or judge passphrase strength.
 public struct FileStoreKey: Sendable, CustomStringConvertible {
-    enum Material: Sendable {
+    package enum Material: Sendable {
         case passphrase(SecureBytes)
         case rawKey(SecureBytes)
     }
 
-    let material: Material
+    package let material: Material
 
     /// A passphrase given as bytes (e.g. read from a file or a prompt); must not be empty.
     public static func passphrase(_ bytes: [UInt8]) throws(TokenStoreError) -> FileStoreKey {

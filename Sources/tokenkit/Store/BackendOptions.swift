@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import TokenKitAuth
+import TokenKitPostgres
 import TokenKitSecretService
 import TokenKitStore
 
-/// Where credentials are kept: `--backend auto|secret-service|file`, `--file PATH`,
-/// `--passphrase-file PATH`. Reusable by any command that reads or writes the store
+/// Where credentials are kept: `--backend auto|secret-service|file|postgres`, `--file PATH`,
+/// `--passphrase-file PATH`, `--database-url URL`, `--database-password-file PATH`. Reusable by any command that reads or writes the store
 /// (`@OptionGroup var backend: BackendOptions`, then `try await backend.openStore()`).
 struct BackendOptions: ParsableArguments {
     /// The `--backend` values.
@@ -12,9 +14,10 @@ struct BackendOptions: ParsableArguments {
         case auto
         case secretService = "secret-service"
         case file
+        case postgres
     }
 
-    @Option(help: "Where credentials live: auto (the Secret Service if one answers, else the encrypted file), secret-service, or file.")
+    @Option(help: "Where credentials live: auto (the Secret Service if one answers, else the encrypted file), secret-service, file, or postgres (with --database-url).")
     var backend: Backend = .auto
 
     @Option(
@@ -28,10 +31,16 @@ struct BackendOptions: ParsableArguments {
     @Option(help: .hidden)
     var scryptLogN: UInt8?
 
+    @OptionGroup(title: "PostgreSQL (with --backend postgres)")
+    var database: DatabaseOptions
+
     /// An opened store and, for messages, why this backend.
     struct Opened {
         let store: any TokenStore
         let reason: String
+        /// The lock that coordinates refreshes with every other user of this store, when the
+        /// backend brings its own (PostgreSQL); `nil` means "use the per-host file lock".
+        var refreshLock: (any RefreshLock)? = nil
     }
 
     /// Opens the chosen backend. Failures are ``StoreCLIError``s (exit 2 for storage, 64 usage).
@@ -39,6 +48,10 @@ struct BackendOptions: ParsableArguments {
         switch backend {
         case .file:
             return Opened(store: try fileStore(environment: environment), reason: "file: chosen with --backend file")
+        case .postgres:
+            let key = try PassphraseReader.key(passphraseFile: passphraseFile, environment: environment)
+            let opened = try database.open(key: key, scryptLogN: try checkedScryptLogN(), environment: environment)
+            return Opened(store: opened.store, reason: "postgres: chosen with --backend postgres", refreshLock: opened.lock)
         case .secretService:
             let store = SecretServiceStore(options: .standard(environment: environment), environment: environment)
             return Opened(store: store, reason: "secret-service: chosen with --backend secret-service")
@@ -70,10 +83,13 @@ struct BackendOptions: ParsableArguments {
         }
         let key = try PassphraseReader.key(passphraseFile: passphraseFile, environment: environment)
         var options = EncryptedFileStore.Options()
-        if let scryptLogN {
-            guard (1...30).contains(scryptLogN) else { throw StoreCLIError.usage("--scrypt-log-n must be 1 to 30") }
-            options.scryptCost.logN = scryptLogN
-        }
+        if let logN = try checkedScryptLogN() { options.scryptCost.logN = logN }
         return EncryptedFileStore(path: path, key: key, options: options)
+    }
+
+    private func checkedScryptLogN() throws -> UInt8? {
+        guard let scryptLogN else { return nil }
+        guard (1...30).contains(scryptLogN) else { throw StoreCLIError.usage("--scrypt-log-n must be 1 to 30") }
+        return scryptLogN
     }
 }

@@ -5,7 +5,7 @@ import ArgumentParser
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Manage stored credentials (Secret Service keyring or encrypted file).",
+        abstract: "Manage stored credentials (Secret Service keyring, encrypted file or PostgreSQL).",
         discussion: """
             Exit status: 0 success, 1 no such entry, 64 usage error, 2 storage or key error \
             (wrong passphrase, damaged file, no Secret Service, locked keyring...).

@@ -9,8 +9,9 @@ import TokenKitURLSession
 ///
 /// Guarantees: stdout receives the access token and a newline, and nothing else, only after
 /// a rotated token set was saved. Concurrent invocations sharing one stored credential refresh
-/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>`, and a
-/// re-read of the store after taking it). A rejected refresh token removes the stored
+/// once (a file lock under `$XDG_RUNTIME_DIR/tokenkit`, else `/tmp/tokenkit-<uid>` — or, with
+/// `--backend postgres`, a PostgreSQL advisory lock shared by every host — and a re-read of
+/// the store after taking it). A rejected refresh token removes the stored
 /// credential and exits 1. Secrets are never taken from arguments and never printed in errors.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,24 +24,31 @@ struct TokenCommand: AsyncParsableCommand {
             address), the new token set is saved, and then the access token is printed. \
             Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
             rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
-            network, storage or key error; 64 usage error.
+            network, storage or key error; 64 usage error. \
+            With --grant client-credentials the token is the service's own: acquired with the \
+            client's secret (--client-secret-file, sent as --client-auth basic or post) or key \
+            (--client-key, private_key_jwt), cached in the store, and re-acquired once (across \
+            processes) when it expires within --skew seconds; 1 then also means the server refused \
+            the client.
             """)
 
     @OptionGroup var key: CredentialKeyOptions
 
-    @Option(name: .customLong("token-endpoint"), help: "The OAuth 2.0 token endpoint URL (https; http only for loopback addresses).")
-    var tokenEndpoint: String
+    @Option(name: .customLong("token-endpoint"), help: "The OAuth 2.0 token endpoint URL (https; http only for loopback addresses); default: the one stored by `tokenkit login`.")
+    var tokenEndpoint: String?
 
-    @Option(name: .customLong("client-id"), help: "The OAuth client id.")
-    var clientID: String
+    @Option(name: .customLong("client-id"), help: "The OAuth client id; default: the one stored by `tokenkit login`.")
+    var clientID: String?
 
     @Option(
         name: .customLong("client-secret-file"),
-        help: "A file holding the client secret (sent with HTTP Basic); without it the client is public and client_id goes in the form.")
+        help: "A file holding the client secret (sent with HTTP Basic unless --client-auth post; - reads it from stdin); without it the client is public and client_id goes in the form.")
     var clientSecretFile: String?
 
     @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
     var skew: DurationArgument?
+
+    @OptionGroup var client: ClientOptions
 
     @OptionGroup var backend: BackendOptions
 
@@ -66,21 +74,44 @@ struct TokenCommand: AsyncParsableCommand {
         guard skewSeconds <= Self.maximumSkewSeconds else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
-        guard let endpoint = URL(string: tokenEndpoint) else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
-        }
-        let authentication = try clientSecretFile.map { path in
-            ClientAuthentication.clientSecretBasic(secret: try ClientSecretFile.read(path))
-        } ?? .none
-        let grant = try OAuth2RefreshTokenGrant(
-            tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
-            transport: URLSessionTransport(timeout: 30))
+        let authentication = try client.authentication(secretFile: clientSecretFile)
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
+        let (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
+        let grant = try client.refresher(
+            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: URLSessionTransport(timeout: 30))
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
-            lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
+            lock: opened.refreshLock ?? FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
+    }
+
+    /// The token endpoint and client id: from the flags, else from the login stored under
+    /// `key` by `tokenkit login` (flags win). Nothing stored: sign-in required (exit 1).
+    private func refreshTarget(store: any TokenStore, key: CredentialKey) async throws -> (URL, String) {
+        var stored: LoginConfiguration?
+        if tokenEndpoint == nil || clientID == nil {
+            let credential: Credential?
+            do { credential = try await store.load(key) } catch { throw StoreCLIError(error) }
+            guard let credential else { throw AuthError.signInRequired("no credential is stored for \(key)") }
+            stored = try (try? credential.tokenSet()).flatMap { tokenSet throws(AuthError) in try LoginConfiguration(storedIn: tokenSet) }
+            guard stored != nil else {
+                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint and --client-id are required: no login configuration is stored for \(key)")
+            }
+        }
+        let endpoint: URL
+        if let tokenEndpoint {
+            guard let url = URL(string: tokenEndpoint) else {
+                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
+            }
+            endpoint = url
+        } else if let url = stored?.tokenEndpoint {
+            endpoint = url
+        } else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is required")
+        }
+        guard let id = clientID ?? stored?.clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required") }
+        return (endpoint, id)
     }
 }

@@ -14,7 +14,8 @@ struct CLIProcess: Sendable {
 
     /// Finds `tokenkit` next to the test bundle (`.build/<triple>/debug/`), or throws naming
     /// where it looked: build it with `swift build --build-tests` (which builds every product).
-    static func locate() throws -> CLIProcess {
+    /// Other binaries built with the tests (e.g. `tokenkit-refresh-stress`) are found the same way.
+    static func locate(_ name: String = "tokenkit") throws -> CLIProcess {
         var candidates: [URL] = []
         let argv0 = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         candidates.append(argv0.deletingLastPathComponent())
@@ -24,15 +25,15 @@ struct CLIProcess: Sendable {
             var current = directory
             // The xctest bundle may be a directory on some platforms: walk up a few levels.
             for _ in 0..<4 {
-                let binary = current.appendingPathComponent("tokenkit")
+                let binary = current.appendingPathComponent(name)
                 if FileManager.default.isExecutableFile(atPath: binary.path) { return CLIProcess(executable: binary) }
                 current = current.deletingLastPathComponent()
             }
         }
-        throw DeadlineExceeded(what: "locating tokenkit (looked next to \(candidates.map(\.path)))")
+        throw DeadlineExceeded(what: "locating \(name) (looked next to \(candidates.map(\.path)))")
     }
 
-    /// Runs `tokenkit arguments…` with `stdin`, bounded by `seconds` (killed after that).
+    /// Runs the binary with `arguments` and `stdin`, bounded by `seconds` (killed after that).
     func run(_ arguments: [String], stdin: String = "", environment: [String: String], seconds: Double = 60) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable

@@ -19,7 +19,6 @@ struct OAuthTestServer: Sendable {
         _ body: @escaping @Sendable (OAuthTestServer) async throws -> T
     ) async throws -> T {
         let state = OAuthServerState()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.post("token") { request, _ -> Response in
             let bytes = try await request.body.collect(upTo: 1 << 16)
@@ -42,27 +41,10 @@ struct OAuthTestServer: Sendable {
         router.post("token-redirect") { _, _ -> Response in
             Response(status: .temporaryRedirect, headers: [.location: "/token"])
         }
-        var logger = Logger(label: "oauth-test-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.run()
-                return nil
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw DeadlineExceeded(what: "server did not start") }
+        return try await LocalHTTPServer.run(router, label: "oauth-test-server") { port in
             let server = OAuthTestServer(state: state, port: port)
             do {
-                let result = try await withDeadline("test body", seconds: 120) { try await body(server) }
+                let result = try await body(server)
                 await state.openGate()
                 return result
             } catch {

@@ -1,13 +1,16 @@
 import Foundation
+import PostgresTestSupport
 import Testing
+import TokenKitPostgres
 import TokenKitSecretService
 import TokenKitStore
 
-/// The three backends the shared behavioural suite runs against.
+/// The backends the shared behavioural suite runs against.
 enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case memory
     case file
     case secretService = "secret-service"
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -30,6 +33,12 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 options: .init(lockFilePath: "\(directory)/secret-service.lock", timeout: 10),
                 environment: ProcessInfo.processInfo.environment)
             return (store, directory)
+        case .postgres:
+            // One shared table: the tests use unique service names, as with the Secret Service.
+            let store = PostgresTokenStore(
+                endpoint: try PostgresTestServer.main(), key: try FileStoreKey.passphrase("correct horse"),
+                options: .init(table: try PostgresTableName("tokenkit_contract"), scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
+            return (store, nil)
         }
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import TokenKitStore
+
+/// What the user needs to approve a device sign-in (RFC 8628 §3.2). `description` shows the
+/// user code and URIs (meant for the user) but never the device code.
+public struct DeviceAuthorization: Sendable, CustomStringConvertible {
+    /// The code the user types at ``verificationURI``.
+    public let userCode: String
+    /// Where the user goes.
+    public let verificationURI: String
+    /// The same page with the code filled in, when the server gives one.
+    public let verificationURIComplete: String?
+    /// When the device code stops working.
+    public let expiresAt: Date
+    /// The polling interval the server asked for, in seconds.
+    public let interval: Int
+    let deviceCode: String
+
+    /// `DeviceAuthorization(code: …, at: …)`.
+    public var description: String { "DeviceAuthorization(code: \(userCode), at: \(verificationURI))" }
+}
+
+/// The device authorization grant (RFC 8628) for shells and devices without a browser.
+///
+/// ``start()`` asks for a device code and returns the user code and verification URI for the
+/// caller to show; ``waitForApproval(_:)`` polls the token endpoint at the server's `interval`
+/// (`authorization_pending`: keep polling; `slow_down`: interval + 5 s, for good) until a token
+/// set comes back, then validates the ID token if any and records the ``LoginConfiguration``.
+///
+/// Errors: ``AuthError/Code/accessDenied`` (`access_denied`), ``AuthError/Code/signInExpired``
+/// (`expired_token`, or the code's lifetime passed), ``AuthError/Code/cancelled`` (task
+/// cancelled while waiting), ``AuthError/Code/authorizationFailed`` (other OAuth errors),
+/// ``AuthError/Code/network``/``AuthError/Code/invalidResponse`` (server failures).
+public struct DeviceCodeSignIn: Sendable {
+    /// Issuer, endpoints and client.
+    public let configuration: LoginConfiguration
+    /// The scopes requested.
+    public let scopes: [String]
+    private let clientAuthentication: ClientAuthentication
+    private let transport: any HTTPTransport
+    private let clock: any AuthClock
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// Creates the flow; throws ``AuthError/Code/invalidConfiguration`` when no device
+    /// authorization endpoint is known. `sleep` waits between polls (injectable for tests).
+    public init(
+        configuration: LoginConfiguration, scopes: [String], clientAuthentication: ClientAuthentication = .none,
+        transport: any HTTPTransport, clock: any AuthClock = SystemAuthClock(),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) throws(AuthError) {
+        guard configuration.deviceAuthorizationEndpoint != nil else {
+            throw .invalidConfiguration("no device authorization endpoint is known (give one, or an issuer that publishes it)")
+        }
+        self.configuration = configuration
+        self.scopes = scopes
+        self.clientAuthentication = clientAuthentication
+        self.transport = transport
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    /// Asks the device authorization endpoint for a device code and a user code.
+    public func start() async throws(AuthError) -> DeviceAuthorization {
+        guard let endpoint = configuration.deviceAuthorizationEndpoint else { throw .invalidConfiguration("no device authorization endpoint") }
+        var form: [(String, String)] = []
+        if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
+        let request = try clientAuthentication.formPost(
+            to: endpoint, clientID: configuration.clientID, form: form, audience: configuration.tokenEndpoint, now: clock.now)
+        let response = try await SignInTokenRequest.send(request, "the device authorization request", transport: transport)
+        let what = "the device authorization response"
+        let body = try SignInJSON.object(response, what)
+        guard let deviceCode = try SignInJSON.text("device_code", in: body, what),
+              let userCode = try SignInJSON.text("user_code", in: body, what)
+        else { throw .invalidResponse("\(what) is incomplete") }
+        var uri = try SignInJSON.text("verification_uri", in: body, what, required: false)
+        if uri == nil { uri = try SignInJSON.text("verification_url", in: body, what, required: false) }
+        guard let uri else { throw .invalidResponse("\(what) has no \"verification_uri\"") }
+        guard let expiresIn = try SignInJSON.seconds("expires_in", in: body, what), expiresIn > 0 else {
+            throw .invalidResponse("\(what) has no usable \"expires_in\"")
+        }
+        let interval = try SignInJSON.seconds("interval", in: body, what) ?? 5
+        return DeviceAuthorization(
+            userCode: userCode, verificationURI: uri,
+            verificationURIComplete: try SignInJSON.text("verification_uri_complete", in: body, what, required: false),
+            expiresAt: clock.now.addingTimeInterval(TimeInterval(expiresIn)), interval: max(1, min(interval, 60)),
+            deviceCode: deviceCode)
+    }
+
+    /// Polls until the user approves (returns the validated token set) or the grant ends.
+    public func waitForApproval(_ authorization: DeviceAuthorization) async throws(AuthError) -> TokenSet {
+        var interval = authorization.interval
+        while true {
+            do { try await sleep(.seconds(interval)) } catch { throw .cancelled }
+            if Task.isCancelled { throw .cancelled }
+            guard clock.now < authorization.expiresAt else {
+                throw AuthError(code: .signInExpired, message: "the device code expired before the sign-in was approved")
+            }
+            let request = try clientAuthentication.formPost(
+                to: configuration.tokenEndpoint, clientID: configuration.clientID,
+                form: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode)],
+                now: clock.now)
+            let response = try await SignInTokenRequest.send(request, "polling the token endpoint", transport: transport)
+            if response.status != 200, response.body.count <= SignInTokenRequest.maxResponseBytes {
+                let error = TokenEndpointResponse.error(from: response)
+                switch error.oauthError {
+                case "authorization_pending"?:
+                    continue
+                case "slow_down"?:
+                    interval = min(interval + 5, 300)
+                    continue
+                case "expired_token"?:
+                    throw AuthError(code: .signInExpired, message: "the device code expired before the sign-in was approved", oauthError: "expired_token")
+                default:
+                    throw SignInTokenRequest.oauthError(from: error, rejecting: "the device sign-in")
+                }
+            }
+            let tokenSet = try SignInTokenRequest.tokenSet(from: response, rejecting: "the device code", now: clock.now)
+            let checked = try await SignInIDToken.check(
+                tokenSet, configuration: configuration, openid: scopes.contains("openid"), nonce: nil,
+                transport: transport, now: clock.now)
+            return configuration.stored(in: checked)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import TokenKitStore
+
+/// Sends sign-in requests (code exchange, device polling, device authorization, revocation)
+/// and reads their answers, with the same rules as the refresh grant: one attempt, errors
+/// without secrets, strict JSON.
+enum SignInTokenRequest {
+    /// The largest response body accepted.
+    static let maxResponseBytes = 64 * 1024
+
+    /// Sends `request`; transport failures become ``AuthError/Code/network`` naming `what`.
+    static func send(_ request: HTTPTransportRequest, _ what: String, transport: any HTTPTransport) async throws(AuthError) -> HTTPTransportResponse {
+        do {
+            return try await transport.send(request)
+        } catch let error as AuthError {
+            throw error.code == .network ? .network("\(what) failed: \(error.message)") : error
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .network("\(what) failed (\(type(of: error)))")
+        }
+    }
+
+    /// A new token set from a token endpoint answer. Non-200 OAuth errors become
+    /// ``AuthError/Code/accessDenied`` (`access_denied`) or ``AuthError/Code/authorizationFailed``
+    /// naming `what` (e.g. "the authorization code"); non-OAuth answers stay
+    /// ``AuthError/Code/invalidResponse``.
+    static func tokenSet(from response: HTTPTransportResponse, rejecting what: String, now: Date) throws(AuthError) -> TokenSet {
+        if response.status != 200, response.body.count <= maxResponseBytes {
+            throw oauthError(from: TokenEndpointResponse.error(from: response), rejecting: what)
+        }
+        do {
+            return try TokenEndpointResponse.tokenSet(
+                from: response, previous: TokenSet(accessToken: "", tokenType: nil), now: now, maxBytes: maxResponseBytes)
+        } catch {
+            throw oauthError(from: error, rejecting: what)
+        }
+    }
+
+    /// Renames a refresh-worded OAuth error for a sign-in request.
+    static func oauthError(from error: AuthError, rejecting what: String) -> AuthError {
+        guard let code = error.oauthError else { return error }
+        let detail = TokenEndpointResponse.printable(code, limit: 64)
+        if code == "access_denied" {
+            return .init(code: .accessDenied, message: "access denied: the authorization server refused \(what)", oauthError: code)
+        }
+        return .authorizationFailed("the authorization server rejected \(what): \(detail)", oauthError: code)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import TokenKitStore
+
+/// Where a PostgreSQL server is and how to log in: host (or Unix socket directory), port,
+/// user, database, TLS mode and password.
+///
+/// Guarantees: `description` never shows the password; a URL that carries a password is
+/// refused (URLs end up in argv, shell history and logs), so the password always comes from
+/// a separate source such as `PGPASSWORD` or a file. Does not: read the environment itself
+/// (the caller passes the password in), or verify anything until a connection is made.
+public struct PostgresEndpoint: Sendable, CustomStringConvertible {
+    /// Whether and how the connection uses TLS: libpq's `sslmode`.
+    public struct TLSMode: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: String
+        /// Plain TCP or a Unix socket (`sslmode=disable`, the default).
+        public static let disable = TLSMode(rawValue: "disable")
+        /// TLS if the server offers it, else plain (`sslmode=prefer`: no protection against an
+        /// active attacker).
+        public static let prefer = TLSMode(rawValue: "prefer")
+        /// TLS required, server certificate not verified (`sslmode=require`).
+        public static let require = TLSMode(rawValue: "require")
+        /// TLS, certificate verified against libpq's root certificates (`sslmode=verify-ca`).
+        public static let verifyCA = TLSMode(rawValue: "verify-ca")
+        /// TLS, certificate and host name verified (`sslmode=verify-full`, recommended off-host).
+        public static let verifyFull = TLSMode(rawValue: "verify-full")
+        public var description: String { rawValue }
+    }
+
+    /// The host name or IP address, or an absolute directory holding the server's Unix socket.
+    public var host: String
+    /// The TCP port (also names the socket file `.s.PGSQL.PORT`).
+    public var port: Int
+    /// The user to log in as.
+    public var username: String
+    /// The database holding the credential table.
+    public var database: String
+    /// Whether to use TLS.
+    public var tls: TLSMode
+    /// The password; never part of ``description``.
+    var password: String?
+
+    /// An endpoint from its parts; `password` is `nil` when the server needs none.
+    public init(host: String, port: Int = 5432, username: String, password: String?, database: String, tls: TLSMode = .disable) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.tls = tls
+    }
+
+    /// Parses `postgres://USER@HOST:PORT/DATABASE?sslmode=MODE` (also `postgresql://`; a
+    /// Unix socket directory with `?host=/path`). The password comes from `password`.
+    ///
+    /// - Throws: ``TokenStoreError/Code/backend`` naming what is wrong (never echoing a
+    ///   password): another scheme, a password inside the URL, a missing user, an unknown
+    ///   `sslmode`, a bad port.
+    public init(url text: String, password: String?) throws(TokenStoreError) {
+        guard let components = URLComponents(string: text),
+              let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql"
+        else {
+            throw .backend("the database URL must look like postgres://USER@HOST:PORT/DATABASE")
+        }
+        guard components.password == nil else {
+            throw .backend("the database URL must not contain a password: use PGPASSWORD or a password file")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw .backend("the database URL names no user (postgres://USER@HOST/DATABASE)")
+        }
+        var host = components.host ?? ""
+        var tls = TLSMode.disable
+        for item in components.queryItems ?? [] {
+            switch (item.name, item.value ?? "") {
+            case ("sslmode", "disable"): tls = .disable
+            case ("sslmode", "prefer"): tls = .prefer
+            case ("sslmode", "require"): tls = .require
+            case ("sslmode", "verify-ca"): tls = .verifyCA
+            case ("sslmode", "verify-full"): tls = .verifyFull
+            case ("sslmode", let other): throw .backend("unknown sslmode \"\(other.prefix(32))\" in the database URL")
+            case ("host", let directory) where directory.hasPrefix("/"): host = directory
+            case ("host", _): throw .backend("host= in the database URL must be an absolute socket directory")
+            default: throw .backend("unsupported parameter \"\(item.name.prefix(32))\" in the database URL")
+            }
+        }
+        guard !host.isEmpty else { throw .backend("the database URL names no host") }
+        let port = components.port ?? 5432
+        guard (1...65535).contains(port) else { throw .backend("the database URL's port must be 1 to 65535") }
+        var path = components.path
+        if path.hasPrefix("/") { path.removeFirst() }
+        self.init(
+            host: host, port: port, username: user, password: password,
+            database: path.isEmpty ? user : path, tls: tls)
+    }
+
+    /// Whether ``host`` is a Unix socket directory.
+    var isUnixSocket: Bool { host.hasPrefix("/") }
+
+    /// `postgres://USER@HOST:PORT/DATABASE`: never the password.
+    public var description: String {
+        isUnixSocket
+            ? "postgres://\(username)@/\(database)?host=\(host) (port \(port))"
+            : "postgres://\(username)@\(host):\(port)/\(database)"
+    }
+}

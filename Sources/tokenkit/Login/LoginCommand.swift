@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import TokenKitAuth
+import TokenKitStore
+import TokenKitURLSession
+
+/// `tokenkit login`: obtains a login (authorization code + PKCE through the browser and a
+/// loopback redirect, or the device authorization grant) and stores it with its configuration.
+///
+/// Guarantees: nothing on stdout; on success one stderr line naming the subject (when an ID
+/// token told it) and the backend, exit 0. Denied, expired, a bad `state`/`iss`/ID token: exit 1
+/// with one `error:` line, nothing stored. Network or server failure: exit 2. Secrets come from
+/// files, never from arguments.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in (browser + PKCE, or device code) and store the login.",
+        discussion: """
+            Default: opens the browser ($BROWSER, else xdg-open) on the authorization URL and waits \
+            for the redirect on http://127.0.0.1:PORT/callback. --no-browser prints the URL on stderr \
+            instead; --device prints the verification URI and user code on stderr and polls. \
+            The issuer, endpoints, client id and auth method are stored with the tokens, so \
+            `tokenkit token` and `tokenkit logout` need no endpoint flags afterwards. \
+            Exit codes: 0 signed in; 1 denied, expired, or a bad state/iss/ID token; 2 network, \
+            server or storage failure; 64 usage error.
+            """)
+
+    @OptionGroup var key: CredentialKeyOptions
+    @OptionGroup var endpoints: LoginEndpointOptions
+
+    @Option(name: .customLong("client-secret-file"), help: "A file holding the client secret (confidential clients; sent with HTTP Basic).")
+    var clientSecretFile: String?
+
+    @Option(name: .customLong("client-key"), help: "A private key file for private_key_jwt client authentication.")
+    var clientKey: String?
+
+    @Option(name: .customLong("scope"), help: "A scope to request (repeat for several; openid turns on ID-token validation).")
+    var scopes: [String] = []
+
+    @Flag(help: "Use the device authorization grant (RFC 8628) instead of the browser.")
+    var device = false
+
+    @Flag(name: .customLong("no-browser"), help: "Print the authorization URL on stderr instead of opening a browser.")
+    var noBrowser = false
+
+    @Option(name: .customLong("redirect-port"), help: "The loopback port for the redirect (default: an ephemeral port).")
+    var redirectPort: UInt16?
+
+    @Option(help: "How long to wait for the browser or the device approval: seconds, or 90s, 5m (default: 5m).")
+    var timeout: DurationArgument?
+
+    @OptionGroup var backend: BackendOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            do {
+                try await signIn()
+            } catch {
+                throw LoginFailure.from(error)
+            }
+        }
+    }
+
+    private func signIn() async throws {
+        let credentialKey = try key.key()
+        guard !(device && noBrowser) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--device and --no-browser exclude each other") }
+        guard clientKey == nil else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-key (private_key_jwt) is not supported by this build")
+        }
+        let seconds = timeout?.seconds ?? 300
+        guard (1...86_400).contains(seconds) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 second to 1 day") }
+        let authentication = try clientSecretFile.map { .clientSecretBasic(secret: try ClientSecretFile.read($0)) } ?? ClientAuthentication.none
+        let environment = ProcessInfo.processInfo.environment
+        let opened = try await backend.openStore(environment: environment)
+        let transport = URLSessionTransport(timeout: 30)
+        let configuration = try await endpoints.configuration(authMethod: authentication.description, transport: transport)
+        let tokenSet: TokenSet
+        if device {
+            let flow = try DeviceCodeSignIn(configuration: configuration, scopes: scopes, clientAuthentication: authentication, transport: transport)
+            let authorization = try await flow.start()
+            var line = "To sign in, open \(authorization.verificationURI) and enter the code \(authorization.userCode)"
+            if let complete = authorization.verificationURIComplete { line += " (or open \(complete))" }
+            StandardStreams.writeError(StandardStreams.oneLine(line))
+            tokenSet = try await withDeadline(seconds: seconds) { try await flow.waitForApproval(authorization) }
+        } else {
+            let opener: any BrowserOpener = noBrowser
+                ? ClosureBrowserOpener { url in StandardStreams.writeError("Open this URL in a browser to sign in: \(url.absoluteString)") }
+                : SystemBrowserOpener(environment: environment)
+            let flow = try AuthorizationCodeSignIn(
+                configuration: configuration, scopes: scopes, clientAuthentication: authentication, transport: transport,
+                opener: opener, redirectPort: redirectPort ?? 0, timeout: .seconds(seconds))
+            tokenSet = try await flow.signIn()
+        }
+        do { try await opened.store.save(Credential(tokenSet: tokenSet), for: credentialKey) } catch { throw StoreCLIError(error) }
+        let who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
+        StandardStreams.writeError(StandardStreams.oneLine("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))"))
+    }
+
+    /// Runs `body`, failing with ``AuthError/Code/signInExpired`` after `seconds`.
+    private func withDeadline(seconds: Int64, _ body: @escaping @Sendable () async throws -> TokenSet) async throws -> TokenSet {
+        try await withThrowingTaskGroup(of: TokenSet?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw AuthError(code: .signInExpired, message: "sign-in timed out after \(seconds) seconds")
+            }
+            return result
+        }
+    }
+}

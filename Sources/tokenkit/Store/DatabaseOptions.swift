@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TokenKitAuth
+import TokenKitPostgres
+import TokenKitStore
+
+/// `--database-url URL`, `--database-password-file PATH`, `--database-table NAME`: the
+/// PostgreSQL backend's connection, part of ``BackendOptions``. The password comes from the
+/// file or `PGPASSWORD`, never from argv (a URL holding one is refused).
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The PostgreSQL server: postgres://USER@HOST:PORT/DATABASE[?sslmode=require] (no password here).", valueName: "url"))
+    var databaseURL: String?
+
+    @Option(help: ArgumentHelp("A file whose first line is the database password (else $PGPASSWORD).", valueName: "path"))
+    var databasePasswordFile: String?
+
+    @Option(help: ArgumentHelp("The credential table (default: tokenkit_credentials).", valueName: "name"))
+    var databaseTable: String?
+
+    /// The environment variable holding the database password.
+    static let passwordVariable = "PGPASSWORD"
+
+    /// The store and its refresh lock for these options, encrypted with `key`.
+    func open(key: FileStoreKey, scryptLogN: UInt8?, environment: [String: String]) throws -> (store: PostgresTokenStore, lock: PostgresRefreshLock) {
+        guard let databaseURL, !databaseURL.isEmpty else {
+            throw StoreCLIError.usage("--backend postgres needs --database-url postgres://USER@HOST:PORT/DATABASE")
+        }
+        let endpoint: PostgresEndpoint
+        var options = PostgresTokenStore.Options()
+        do {
+            endpoint = try PostgresEndpoint(url: databaseURL, password: try password(environment: environment))
+            if let databaseTable { options.table = try PostgresTableName(databaseTable) }
+        } catch let error as TokenStoreError {
+            throw StoreCLIError.usage(error.message)
+        }
+        if let scryptLogN { options.scryptCost.logN = scryptLogN }
+        return (PostgresTokenStore(endpoint: endpoint, key: key, options: options),
+                PostgresRefreshLock(endpoint: endpoint, namespace: options.table.rawValue))
+    }
+
+    private func password(environment: [String: String]) throws -> String? {
+        if let databasePasswordFile {
+            guard let data = FileManager.default.contents(atPath: databasePasswordFile) else {
+                throw StoreCLIError.storage("cannot read the database password file \(databasePasswordFile)")
+            }
+            var line = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+            if line.hasSuffix("\r") { line.removeLast() }
+            guard !line.isEmpty else { throw StoreCLIError.storage("the database password file \(databasePasswordFile) has an empty first line") }
+            return line
+        }
+        if let value = environment[Self.passwordVariable], !value.isEmpty { return value }
+        return nil
+    }
+}

@@ -1,0 +1,132 @@
+// tokenkit-refresh-stress: a child process for the shared-store refresh tests and the
+// benchmark. Not shipped.
+//
+//   tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [STALL_SECONDS]
+//       Runs TASKS concurrent `validAccessToken()` calls on one AuthProvider and prints each
+//       token on its own stdout line. STORE is a postgres:// URL (PostgresTokenStore in table
+//       TABLE + PostgresRefreshLock) or file:PATH (EncryptedFileStore + FileRefreshLock in
+//       PATH's directory; TABLE unused). With STALL_SECONDS, the refresher first prints
+//       "REFRESHING" and sleeps that long while it holds the lock (so a test can SIGKILL the
+//       holder mid-refresh).
+//   tokenkit-refresh-stress bench-store STORE TABLE COUNT
+//       Times COUNT round trips (save + load of a 300-byte secret) and prints
+//       "p50_us p99_us" (microseconds, wall time).
+//
+// The database password comes from PGPASSWORD, the passphrase from TOKENKIT_PASSPHRASE (scrypt
+// 2^4 for new tables and files: these measure coordination, not key stretching).
+// Exit status: 0 every task got a token, 1 a failure (reasons on stderr), 64 bad arguments.
+import Foundation
+import TokenKitAuth
+import TokenKitPostgres
+import TokenKitStore
+import TokenKitURLSession
+
+/// Prints "REFRESHING", waits, then delegates: makes "killed mid-refresh" observable.
+struct StallingRefresher: TokenRefresher {
+    let inner: any TokenRefresher
+    let stall: Duration
+
+    func refresh(_ tokenSet: TokenSet) async throws(AuthError) -> TokenSet {
+        FileHandle.standardOutput.write(Data("REFRESHING\n".utf8))
+        try? await Task.sleep(for: stall)
+        return try await inner.refresh(tokenSet)
+    }
+}
+
+@main
+struct RefreshStress {
+    static let usage = """
+        usage: tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [STALL_SECONDS]
+               tokenkit-refresh-stress bench-store STORE TABLE COUNT
+
+        """
+
+    static func main() async {
+        let args = Array(CommandLine.arguments.dropFirst())
+        do {
+            if args.first == "bench-store" {
+                guard args.count == 4, let count = Int(args[3]), count > 0 else { fail(usage, status: 64) }
+                let (store, _) = try open(args[1], table: args[2])
+                try await benchStore(store, count: count)
+                exit(0)
+            }
+            guard args.count == 7 || args.count == 8, let tasks = Int(args[6]), tasks > 0, let endpoint = URL(string: args[4]) else {
+                fail(usage, status: 64)
+            }
+            let (store, lock) = try open(args[0], table: args[1])
+            let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: endpoint, clientID: args[5], transport: URLSessionTransport(timeout: 30))
+            var refresher: any TokenRefresher = grant
+            if args.count == 8, let seconds = Int(args[7]) { refresher = StallingRefresher(inner: grant, stall: .seconds(seconds)) }
+            let provider = AuthProvider(
+                store: store, key: try CredentialKey(service: args[2], account: args[3]), refresher: refresher, lock: lock)
+            let results = await withTaskGroup(of: Result<String, AuthError>.self) { group in
+                for _ in 0..<tasks {
+                    group.addTask {
+                        do throws(AuthError) { return .success(try await provider.validAccessToken()) } catch { return .failure(error) }
+                    }
+                }
+                var all: [Result<String, AuthError>] = []
+                for await result in group { all.append(result) }
+                return all
+            }
+            var output = "", errors = ""
+            for result in results {
+                switch result {
+                case .success(let token): output += token + "\n"
+                case .failure(let error): errors += "error: \(error.message)\n"
+                }
+            }
+            FileHandle.standardOutput.write(Data(output.utf8))
+            if !errors.isEmpty { fail(errors, status: 1) }
+            exit(0)
+        } catch let error as TokenStoreError {
+            fail("error: \(error.message)\n", status: 1)
+        } catch let error as AuthError {
+            fail("error: \(error.message)\n", status: 1)
+        } catch {
+            fail("error: \(type(of: error))\n", status: 1)
+        }
+    }
+
+    /// The store and lock named by `spec` (`postgres://…` or `file:PATH`).
+    static func open(_ spec: String, table: String) throws -> (any TokenStore, any RefreshLock) {
+        let environment = ProcessInfo.processInfo.environment
+        let key = try FileStoreKey.passphrase(environment["TOKENKIT_PASSPHRASE"] ?? "")
+        let cheap = ScryptCost(logN: 4, r: 8, p: 1)
+        if spec.hasPrefix("file:") {
+            let path = String(spec.dropFirst("file:".count))
+            let directory = (path as NSString).deletingLastPathComponent
+            return (EncryptedFileStore(path: path, key: key, options: .init(scryptCost: cheap)),
+                    FileRefreshLock(directory: directory + "/locks", timeout: .seconds(60)))
+        }
+        let database = try PostgresEndpoint(url: spec, password: environment["PGPASSWORD"])
+        let name = try PostgresTableName(table)
+        return (PostgresTokenStore(endpoint: database, key: key, options: .init(table: name, scryptCost: cheap)),
+                PostgresRefreshLock(endpoint: database, namespace: name.rawValue, timeout: .seconds(60)))
+    }
+
+    /// Prints the p50 and p99 of `count` save+load round trips, in microseconds.
+    static func benchStore(_ store: any TokenStore, count: Int) async throws {
+        let key = try CredentialKey(service: "tokenkit-bench", account: "roundtrip")
+        let credential = Credential(secret: Array(repeating: UInt8(ascii: "a"), count: 300))
+        try await store.save(credential, for: key)
+        var samples: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<count {
+            let started = clock.now
+            try await store.save(credential, for: key)
+            guard try await store.load(key) != nil else { fail("error: the store lost the credential\n", status: 1) }
+            let elapsed = clock.now - started
+            samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+        }
+        _ = try await store.delete(key)
+        samples.sort()
+        func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))].rounded()) }
+        print("\(percentile(0.50)) \(percentile(0.99))")
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data(message.utf8))
+        exit(status)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+import TokenKitStore
+
+/// `tokenkit store`, `token` and `audit --store` with `--backend postgres`: same outputs,
+/// exit codes and one-line errors as the other backends; the password never in argv.
+@Suite("tokenkit with --backend postgres")
+struct PostgresCLITests {
+    /// A passphrase file, the database URL (no password) and a fresh table.
+    struct Setup {
+        let root: String
+        let table: String
+        let url: String
+        var passphrasePath: String { root + "/passphrase" }
+        var environment: [String: String] {
+            ["PATH": "/usr/bin:/bin", "HOME": root, "XDG_RUNTIME_DIR": root, "PGPASSWORD": PostgresTestServer.environment["PGPASSWORD"] ?? ""]
+        }
+        var backend: [String] {
+            ["--backend", "postgres", "--database-url", url, "--database-table", table, "--passphrase-file", passphrasePath, "--scrypt-log-n", "4"]
+        }
+
+        init() throws {
+            _ = try PostgresTestServer.main()
+            url = try #require(PostgresTestServer.environment["TOKENKIT_TEST_POSTGRES_URL"])
+            table = uniqueTable("cli")
+            root = NSTemporaryDirectory() + "tokenkit-pg-cli-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: passphrasePath))
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    let key = ["--service", "com.example.api", "--account", "alice"]
+
+    @Test("store put, get --reveal, list and delete work as with the file backend, and the row holds no plaintext")
+    func storeCommands() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        let json = #"{"access_token":"AT-plaintext-cli","refresh_token":"RT-plaintext-cli","expires_at":1900000000}"#
+        let put = try await cli.run(["store", "put", "--token-set"] + key + setup.backend, stdin: json, environment: setup.environment)
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(put.stdout.hasSuffix("in postgres\n"))
+        let get = try await cli.run(["store", "get", "--reveal"] + key + setup.backend, environment: setup.environment)
+        #expect(get.status == 0)
+        #expect(try TokenSet(jsonBytes: Array(get.stdout.utf8)).accessToken == "AT-plaintext-cli")
+        let list = try await cli.run(["store", "list", "--service", "com.example.api"] + setup.backend, environment: setup.environment)
+        #expect(list.status == 0)
+        #expect(list.stdout.hasPrefix("alice\t"))
+        let rows = try PostgresTestServer.psql("SELECT t::text FROM \(setup.table) t")
+        #expect(rows.contains("alice") && !rows.contains("plaintext"))
+        let delete = try await cli.run(["store", "delete"] + key + setup.backend, environment: setup.environment)
+        #expect(delete.status == 0)
+        let missing = try await cli.run(["store", "get"] + key + setup.backend, environment: setup.environment)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: "))
+    }
+
+    @Test("token refreshes through the shared lock and store; audit --store reads the same rows")
+    func tokenAndAudit() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        try await OAuthTestServer.with { server in
+            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
+            let put = try await cli.run(
+                ["store", "put", "--token-set"] + key + setup.backend,
+                stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
+            #expect(put.status == 0, "\(put.stderr)")
+            let arguments = ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID] + setup.backend
+            let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
+                for _ in 0..<4 { group.addTask { try await cli.run(arguments, environment: setup.environment) } }
+                var all: [CLIProcess.Outcome] = []
+                for try await outcome in group { all.append(outcome) }
+                return all
+            }
+            #expect(outcomes.allSatisfy { $0.status == 0 && $0.stderr.isEmpty }, "\(outcomes.map(\.stderr))")
+            #expect(Set(outcomes.map(\.stdout)).count == 1)
+            #expect(await server.state.refreshCount == 1)
+            let jwt = makeJWT(exp: Date().addingTimeInterval(3600))
+            let putJWT = try await cli.run(
+                ["store", "put", "--token-set", "--service", "com.example.api", "--account", "jwt"] + setup.backend,
+                stdin: #"{"access_token":"\#(jwt)"}"#, environment: setup.environment)
+            #expect(putJWT.status == 0, "\(putJWT.stderr)")
+            let audit = try await cli.run(["audit", "--store", "--service", "com.example.api"] + setup.backend, environment: setup.environment)
+            #expect(audit.status == 0 || audit.status == 1, "\(audit.stderr)")
+            #expect(audit.stdout.contains("store:com.example.api/jwt"), "\(audit.stdout)")
+            #expect(!audit.stdout.contains(jwt))
+        }
+    }
+
+    @Test("wrong database password and unreachable server: exit 2, one error line, no password")
+    func connectionFailures() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        var wrong = setup.environment
+        wrong["PGPASSWORD"] = "wrong-db-password"
+        let refused = try await cli.run(["store", "get"] + key + setup.backend, environment: wrong)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("error: PostgreSQL at "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused the login"))
+        #expect(refused.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(!refused.stderr.contains("wrong-db-password"))
+        // The password may also come from a file.
+        let passwordFile = setup.root + "/db-password"
+        try Data("\(setup.environment["PGPASSWORD"] ?? "")\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        let fromFile = try await cli.run(
+            ["store", "list", "--service", "x", "--database-password-file", passwordFile] + setup.backend, environment: wrong)
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+
+        let unreachable = try await cli.run(
+            ["store", "get"] + key + ["--backend", "postgres", "--database-url", "postgres://u@127.0.0.1:1/db", "--passphrase-file", setup.passphrasePath],
+            environment: setup.environment)
+        #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.hasPrefix("error: cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"), "\(unreachable.stderr)")
+    }
+
+    @Test("usage errors exit 64: no --database-url, a password in the URL, a bad table name")
+    func usage() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        let base = ["store", "get"] + key + ["--backend", "postgres", "--passphrase-file", setup.passphrasePath]
+        let noURL = try await cli.run(base, environment: setup.environment)
+        #expect(noURL.status == 64)
+        #expect(noURL.stderr.contains("--database-url"))
+        let inURL = try await cli.run(base + ["--database-url", "postgres://u:hunter2@127.0.0.1/db"], environment: setup.environment)
+        #expect(inURL.status == 64)
+        #expect(inURL.stderr.contains("must not contain a password") && !inURL.stderr.contains("hunter2"))
+        let badTable = try await cli.run(base + ["--database-url", setup.url, "--database-table", "x;drop"], environment: setup.environment)
+        #expect(badTable.status == 64)
+        #expect(badTable.stderr.contains("table name"))
+    }
+}

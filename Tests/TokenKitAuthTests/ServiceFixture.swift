@@ -1,0 +1,35 @@
+import Foundation
+import TokenKit
+import TokenKitAuth
+import TokenKitStore
+import TokenKitURLSession
+
+/// A ``ServiceTokenServer`` plus the client-side pieces: a counting store, a manual clock the
+/// server shares (so assertion and proof times agree), a key and a transport.
+struct ServiceFixture: Sendable {
+    let server: ServiceTokenServer
+    let clock: ManualClock
+    let store = CountingTokenStore()
+    let key: CredentialKey
+    let transport: any HTTPTransport = URLSessionTransport(timeout: 60)
+
+    var state: ServiceServerState { server.state }
+
+    func grant(_ authentication: ClientAuthentication? = nil, dpop: Bool = false, scopes: [String] = []) throws -> OAuth2ClientCredentialsGrant {
+        try OAuth2ClientCredentialsGrant(
+            tokenEndpoint: server.tokenEndpoint, clientID: ServiceServerState.clientID,
+            clientAuthentication: authentication ?? .clientSecretBasic(secret: ServiceServerState.clientSecret),
+            scopes: scopes, dpop: dpop, transport: transport, clock: clock)
+    }
+
+    func provider(_ grant: OAuth2ClientCredentialsGrant, skew: Duration = .seconds(60)) -> AuthProvider {
+        AuthProvider(store: store, key: key, refresher: grant, skew: skew, clock: clock)
+    }
+
+    static func with<T: Sendable>(_ body: @escaping @Sendable (ServiceFixture) async throws -> T) async throws -> T {
+        let clock = ManualClock(Date())
+        return try await ServiceTokenServer.with(clock: { clock.now }) { server in
+            try await body(ServiceFixture(server: server, clock: clock, key: try CredentialKey(service: "com.example.svc", account: "worker")))
+        }
+    }
+}
