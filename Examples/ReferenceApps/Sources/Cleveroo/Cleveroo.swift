@@ -133,7 +133,7 @@ extension Cleveroo {
         func run() async {
             await cleverooCommand {
                 let session = try await options.session()
-                _ = try await session.provider.validAccessToken()
+                _ = try await session.provider.validToken()
                 guard let tokens = try await session.stored() else { throw ClientFailure.signedOut("cleveroo login parent --email EMAIL") }
                 let role = tokens.metadata["role"] ?? "?"
                 say("\(role) \(tokens.metadata["name"] ?? "?") (id \(tokens.metadata["id"] ?? "?"), stored in \(session.store.backendName))")
