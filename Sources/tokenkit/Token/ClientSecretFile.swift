@@ -4,9 +4,10 @@ enum ClientSecretFile {
     static let maximumBytes = 4096
 
     /// The file's text without one trailing newline (`\n` or `\r\n`). Refuses (exit 2) an
-    /// unreadable, empty, non-UTF-8 or multi-line file, naming the file but never its contents.
+    /// unreadable, group/other-accessible, empty, non-UTF-8 or multi-line file, naming the file
+    /// but never its contents.
     static func read(_ path: String) throws -> String {
-        var bytes = try TokenInput.readFile(path, what: "client secret file", limit: maximumBytes)
+        var bytes = try SecretFile.read(path, what: "client secret file", limit: maximumBytes)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         if bytes.last == UInt8(ascii: "\n") {
             bytes.removeLast()
