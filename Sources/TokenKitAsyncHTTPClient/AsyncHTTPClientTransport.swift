@@ -7,8 +7,10 @@ import TokenKitAuth
 /// An ``HTTPTransport`` over an AsyncHTTPClient `HTTPClient`.
 ///
 /// Guarantees:
-/// - One request per ``send(_:)``, bounded by ``timeout``; the body is collected up to
-///   ``maxResponseBytes`` and larger bodies are refused with ``AuthError/Code/network``.
+/// - One request per ``send(_:)``, bounded in total (body included) by the smaller of
+///   ``timeout`` and the request's ``HTTPTransportRequest/timeout``; the body is collected up
+///   to the smaller of ``maxResponseBytes`` and the request's cap, reading stops there, and
+///   larger bodies (or a larger `Content-Length`) are refused with ``AuthError/Code/network``.
 /// - If the client followed a redirect, the response is refused with
 ///   ``AuthError/Code/network``. Configure the client with `redirectConfiguration: .disallow`
 ///   so that credentials go only to the named URL: this check reports a misconfigured
@@ -18,7 +20,8 @@ import TokenKitAuth
 ///
 /// It does not own the client: the caller shuts it down.
 public struct AsyncHTTPClientTransport: HTTPTransport {
-    /// The longest a request (including reading the body) may take.
+    /// The longest a request (including reading the body) may take; a request's own shorter
+    /// ``HTTPTransportRequest/timeout`` wins.
     public let timeout: Duration
     /// The largest response body returned.
     public let maxResponseBytes: Int
@@ -38,24 +41,35 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
-        let parts = timeout.components
+        let total = min(timeout, request.timeout)
+        let limit = max(0, min(maxResponseBytes, request.maxResponseBytes ?? maxResponseBytes))
+        let client = self.client
+        let prepared = outgoing
+        let parts = total.components
         let nanoseconds = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let deadline = NIODeadline.now() + .nanoseconds(nanoseconds.overflow ? .max : nanoseconds.partialValue + parts.attoseconds / 1_000_000_000)
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            guard response.history.count <= 1 else {
-                throw AuthError.network("request to \(host) was redirected; configure the HTTPClient with redirectConfiguration: .disallow")
+            // AsyncHTTPClient's deadline covers the response head; the race below also bounds
+            // reading the body (a server sending one byte a second is cut off at the deadline).
+            return try await TransportDeadline.run(timeout: total, host: host) {
+                let response = try await client.execute(prepared, deadline: deadline)
+                guard response.history.count <= 1 else {
+                    throw AuthError.network("request to \(host) was redirected; configure the HTTPClient with redirectConfiguration: .disallow")
+                }
+                if let announced = response.headers.first(name: "content-length").flatMap({ Int($0) }), announced > limit {
+                    throw AuthError.network("response from \(host) is larger than \(limit) bytes")
+                }
+                let body: ByteBuffer
+                do {
+                    body = try await response.body.collect(upTo: limit)
+                } catch is NIOTooManyBytesError {
+                    throw AuthError.network("response from \(host) is larger than \(limit) bytes")
+                }
+                return HTTPTransportResponse(
+                    status: Int(response.status.code),
+                    headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                    body: Array(buffer: body))
             }
-            let body: ByteBuffer
-            do {
-                body = try await response.body.collect(upTo: maxResponseBytes)
-            } catch is NIOTooManyBytesError {
-                throw AuthError.network("response from \(host) is larger than \(maxResponseBytes) bytes")
-            }
-            return HTTPTransportResponse(
-                status: Int(response.status.code),
-                headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
-                body: Array(buffer: body))
         } catch let error as AuthError {
             throw error
         } catch is CancellationError {

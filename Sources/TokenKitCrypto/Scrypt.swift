@@ -3,9 +3,10 @@ internal import COpenSSL
 /// The scrypt password-based key derivation function (RFC 7914), through OpenSSL.
 ///
 /// Guarantees: parameters are validated before any work (N a power of two ≥ 2, r ≥ 1, p ≥ 1,
-/// memory 128·r·N bytes within ``Scrypt/Parameters/maximumMemory``), and the derived key is
-/// returned in ``SecureBytes``. Does not: judge passphrase strength, or bound CPU time other
-/// than through the memory bound (p multiplies time, not memory, and is capped at 16).
+/// memory 128·r·N bytes within ``Scrypt/Parameters/maximumMemory``, and work N·r·p within
+/// ``Scrypt/Parameters/maximumWork``, so a forged header can cost at most 32 default
+/// derivations), and the derived key is returned in ``SecureBytes``. Does not: judge
+/// passphrase strength.
 package enum Scrypt {
     /// The scrypt cost parameters, as stored in an encrypted file's header.
     package struct Parameters: Sendable, Hashable, CustomStringConvertible {
@@ -22,6 +23,16 @@ package enum Scrypt {
         /// The most memory a derivation may use (1 GiB); larger parameters are refused, so a
         /// forged file header cannot make a process allocate without bound.
         package static let maximumMemory: UInt64 = 1 << 30
+
+        /// The most work a derivation may take, as N·r·p: 2^23, which is 32 times the
+        /// interactive cost (N=2^15, r=8, p=1). The memory cap alone would let p=16 multiply
+        /// the time of a 512 MiB derivation by 16 (a forged header once cost 53 s per open).
+        package static let maximumWork: UInt64 = 1 << 23
+
+        /// N·r·p, the number of block-mixing steps the derivation performs (up to a constant).
+        package var work: UInt64 {
+            (UInt64(1) << UInt64(min(logN, 40))) * UInt64(min(r, 1 << 10)) * UInt64(min(p, 1 << 10))
+        }
 
         /// Parameters as given; call ``validate()`` (``Scrypt/deriveKey(passphrase:salt:parameters:length:)`` does).
         package init(logN: UInt8, r: UInt32, p: UInt32) {
@@ -42,6 +53,9 @@ package enum Scrypt {
             guard (1...16).contains(p) else { throw CryptoError("scrypt p must be 1 to 16, not \(p)") }
             guard memoryNeeded <= Self.maximumMemory else {
                 throw CryptoError("scrypt parameters need \(memoryNeeded >> 20) MiB, more than the \(Self.maximumMemory >> 20) MiB allowed")
+            }
+            guard work <= Self.maximumWork else {
+                throw CryptoError("scrypt parameters need N·r·p = 2^\(63 - work.leadingZeroBitCount) work, more than the 2^23 allowed")
             }
         }
 

@@ -184,8 +184,7 @@ public final class SecretServiceStore: TokenStore {
             // bounded by its own deadline) must not eat into this operation's time.
             var lock: FileLock? = nil
             if locked {
-                let directory = (options.lockFilePath as NSString).deletingLastPathComponent
-                try PrivateFiles.checkDirectory(directory.isEmpty ? "." : directory, create: true)
+                try PrivateFiles.preparePrivateDirectory(PathSplit.directory(of: options.lockFilePath))
                 lock = try FileLock(path: options.lockFilePath)
             }
             defer { withExtendedLifetime(lock) {} }

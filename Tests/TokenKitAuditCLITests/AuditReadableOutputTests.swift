@@ -122,6 +122,8 @@ struct AuditStoreTests {
         let directory = URL(fileURLWithPath: try CLI.temporaryFile("")).deletingLastPathComponent()
         let passphrase = directory.appendingPathComponent("pass.txt").path
         try Data("correct horse battery\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+        // A passphrase file other users may read is refused: keep it private.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrase)
         let storeFile = directory.appendingPathComponent("creds.tkstore").path
         let backend = ["--backend", "file", "--file", storeFile, "--passphrase-file", passphrase]
         let access = Tokens.claims(#""sub":"alice","iat":1699998200,"exp":1700001800"#)

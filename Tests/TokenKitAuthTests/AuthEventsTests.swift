@@ -62,10 +62,35 @@ struct AuthEventsTests {
         }
     }
 
-    @Test("event descriptions carry no token")
-    func noTokens() throws {
-        let key = try CredentialKey(service: "s", account: "a")
-        let event = AuthEvent(kind: .refreshed, key: key, expiresAt: nil)
-        #expect(event.description == "refreshed s/a")
+    @Test("the events a provider publishes through a sign-in, a refresh and a sign-out carry no token")
+    func noTokens() async throws {
+        try await Fixture.with { f in
+            let provider = try f.provider()
+            let stream = await provider.events()
+            let tokenSet = await f.state.signIn(expiresAt: f.clock.now.addingTimeInterval(3600))
+            try await provider.signIn(tokenSet)
+            f.clock.advance(by: 3600)
+            let refreshed = try await provider.validAccessToken()
+            let rotated = try #require(await f.store.tokenSet(f.key))
+            try await provider.signOut()
+            let events = try await withDeadline("3 events", seconds: 30) { () async -> [AuthEvent] in
+                var all: [AuthEvent] = []
+                for await event in stream {
+                    all.append(event)
+                    if all.count == 3 { break }
+                }
+                return all
+            }
+            #expect(events.map(\.kind) == [.signedIn, .refreshed, .signedOut])
+            let secrets = [tokenSet.accessToken, tokenSet.refreshToken ?? "", refreshed, rotated.refreshToken ?? ""]
+            #expect(secrets.allSatisfy { !$0.isEmpty })
+            for event in events {
+                for text in ["\(event)", String(reflecting: event), "\(event.kind) \(event.key) \(String(describing: event.expiresAt))"] {
+                    for secret in secrets { #expect(!text.contains(secret), "\(event.kind) shows a token") }
+                }
+            }
+            #expect(events[0].description == "signed-in com.example.api/alice")
+            #expect(events[1].expiresAt == f.clock.now.addingTimeInterval(3600))
+        }
     }
 }

@@ -166,22 +166,41 @@ struct AuthProviderTests {
     @Test("invalid_grant clears the stored credential and every caller gets sign-in required")
     func invalidGrantClearsStore() async throws {
         try await Fixture.with { f in
-            let seeded = try await f.seed(expiresIn: -5)
-            // Use up the stored refresh token elsewhere: the stored one is now a reused token.
-            _ = try await f.grant().refresh(seeded)
+            let seeded = try await f.seed(expiresIn: 3600)
             let provider = try f.provider()
             let events = await provider.events()
-            let error = await #expect(throws: AuthError.self) { try await provider.validAccessToken() }
-            #expect(error?.code == .signInRequired)
-            #expect(error?.message.contains("invalid_grant") == true)
+            #expect(try await provider.validAccessToken() == seeded.accessToken)
+            // Use up the stored refresh token elsewhere: the stored one is now a reused token.
+            _ = try await f.grant().refresh(seeded)
+            f.clock.advance(by: 3600)
+            // Eight callers join one refresh, held at the server until all of them wait.
+            await f.state.closeGate()
+            let callers = (0..<8).map { _ in
+                Task { () -> AuthError.Code? in
+                    do { _ = try await provider.validAccessToken() } catch let error as AuthError { return error.code } catch { return nil }
+                    return nil
+                }
+            }
+            try await waitUntil("eight waiters") { await provider.waiterCount == 8 }
+            await f.state.openGate()
+            for caller in callers {
+                #expect(await caller.value == .signInRequired)
+            }
+            #expect(await f.state.tokenRequests == 2)
             #expect(try await f.store.load(f.key) == nil)
             #expect(await f.state.reuseDetections == 1)
+            // Subscribers learn that the user is signed out (and nothing else happened).
+            let first = try await withDeadline("signed-out event", seconds: 30) { () async -> AuthEvent? in
+                var iterator = events.makeAsyncIterator()
+                return await iterator.next()
+            }
+            #expect(first?.kind == .signedOut)
+            #expect(first?.key == f.key)
             // Nothing stored now: sign-in required again, without contacting the server.
             let requests = await f.state.tokenRequests
             let again = await #expect(throws: AuthError.self) { try await provider.validAccessToken() }
             #expect(again?.code == .signInRequired)
             #expect(await f.state.tokenRequests == requests)
-            _ = events
         }
     }
 

@@ -31,6 +31,47 @@ struct FileRefreshLockTests {
         #expect(error?.message.contains("expected 700") == true)
     }
 
+    @Test("a lock directory another user created (squatting /tmp/tokenkit-<uid>) is reported as such")
+    func squattedDirectory() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        // Another owner: as root, hand it to a uid nobody uses; otherwise a root-owned directory
+        // stands for "someone else's" (an unprivileged user cannot give files away).
+        let stranger: uid_t = geteuid() == 0 ? 54_321 : 0
+        if geteuid() == 0 {
+            #expect(chown(directory, stranger, stranger) == 0)
+        } else {
+            try FileManager.default.removeItem(atPath: directory)
+            #expect(symlink("/", directory) == 0)
+        }
+        let error = await #expect(throws: AuthError.self) {
+            try await FileRefreshLock(directory: directory).acquire(for: CredentialKey(service: "s", account: "a"))
+        }
+        #expect(error?.code == .lock)
+        if geteuid() == 0 {
+            #expect(error?.message.contains("belongs to another user (uid 54321)") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("set XDG_RUNTIME_DIR") == true)
+        }
+    }
+
+    @Test("a symbolic link in place of the lock directory is refused, even to a private directory")
+    func symlinkedDirectory() async throws {
+        let target = temporaryDirectory()
+        let link = temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        #expect(symlink(target, link) == 0)
+        let error = await #expect(throws: AuthError.self) {
+            try await FileRefreshLock(directory: link).acquire(for: CredentialKey(service: "s", account: "a"))
+        }
+        #expect(error?.message.contains("a symbolic link or another file is in its place") == true, "\(error?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
+    }
+
     @Test("a second holder waits until the first releases, and times out with a clear error")
     func exclusion() async throws {
         let directory = temporaryDirectory()

@@ -84,7 +84,7 @@ struct TransportAdapterTests {
         }
     }
 
-    @Test("oversized response bodies are refused by the adapter", arguments: AdapterKind.allCases)
+    @Test("oversized response bodies are refused by the adapter, at the smaller of its cap and the request's", arguments: AdapterKind.allCases)
     func oversized(kind: AdapterKind) async throws {
         try await kind.with { transport in
             try await Fixture.with(transport: { transport }) { f in
@@ -92,7 +92,11 @@ struct TransportAdapterTests {
                 let seeded = try await f.seed(expiresIn: -5)
                 let error = await #expect(throws: AuthError.self) { try await f.grant().refresh(seeded) }
                 #expect(error?.code == .network)
-                #expect(error?.message.contains("larger than 100000 bytes") == true)
+                #expect(error?.message.contains("larger than 65536 bytes") == true, "\(error?.message ?? "")")
+                let direct = await #expect(throws: AuthError.self) {
+                    try await transport.send(HTTPTransportRequest(method: "POST", url: f.server.tokenEndpoint))
+                }
+                #expect(direct?.message.contains("larger than 100000 bytes") == true, "\(direct?.message ?? "")")
             }
         }
     }

@@ -150,6 +150,12 @@ struct CLIContractTests {
             ["jwk", dir.file("nope")],
             ["verify", "--jwks", "http://example.com/jwks.json", "a.b.c"],
         ]
+        // chmod 0 stops everyone but root; CI runs as root, so the case that must run
+        // everywhere is a key path nobody can read as a file: a directory.
+        let directoryKey = dir.file("key-is-a-directory")
+        try FileManager.default.createDirectory(atPath: directoryKey, withIntermediateDirectories: false)
+        cases.append(["verify", "--key", directoryKey, "a.b.c"])
+        cases.append(["sign", "--alg", "HS256", "--secret", directoryKey, "{}"])
         if getuid() != 0 { cases.append(["verify", "--key", unreadable, "a.b.c"]) }
         for args in cases {
             let result = try CLIRunner.run(args)

@@ -96,26 +96,4 @@ struct StoreSecretServiceCLITests {
             """)
         expectOneErrorLine(list, status: 2, containing: "locked")
     }
-
-    @Test("a hung Secret Service (provider stopped) gives a timeout error within the deadline, not a 50 s hang")
-    func hungProvider() async throws {
-        try await requireLiveSecretService(environment)
-        let result = try await inPrivateKeyring("""
-            kill -STOP "$WITH_SECRET_SERVICE_KEYRING_PID" || exit 99
-            start=$(date +%s%N)
-            printf 'HUNG-SECRET' | "$TOKENKIT" store put --service svc --account a --backend secret-service
-            rc=$?
-            echo "elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))" >&2
-            kill -CONT "$WITH_SECRET_SERVICE_KEYRING_PID"
-            exit $rc
-            """)
-        #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("error: "))
-        #expect(result.stderr.contains("did not answer within 5 s"))
-        #expect(!result.stderr.contains("HUNG-SECRET"))
-        let elapsed = result.stderr.split(separator: "\n").compactMap { $0.hasPrefix("elapsed_ms=") ? Int($0.dropFirst(11)) : nil }.first
-        print("hung provider: tokenkit gave up after \(elapsed.map(String.init) ?? "?") ms")
-        #expect((elapsed ?? .max) < 8_000)
-    }
 }

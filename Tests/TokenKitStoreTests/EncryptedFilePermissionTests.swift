@@ -16,8 +16,9 @@ struct EncryptedFilePermissionTests {
 
     func testKey() throws -> CredentialKey { try CredentialKey(service: "svc", account: "acct") }
 
-    @Test("a new store creates its directories 0700 and the file and lock file 0600, whatever the umask")
-    func createdPrivate() async throws {
+    @Test("a new store creates its directories 0700 and the file and lock file 0600, whatever the umask",
+          arguments: ["000", "0277", "0077"])
+    func createdPrivate(umask: String) async throws {
         let helper = try #require(TestEnvironment.builtBinary(named: "tokenkit-store-stress"))
         let root = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(root) }
@@ -25,12 +26,13 @@ struct EncryptedFilePermissionTests {
         let passphraseFile = "\(root)/passphrase"
         try #require(FileManager.default.createFile(
             atPath: passphraseFile, contents: Data("pw\n".utf8), attributes: [.posixPermissions: 0o600]))
-        // The umask belongs to the whole process and tests run in parallel: set it to 000 in
-        // a child that creates the store, never here (it would loosen other tests' files).
+        // The umask belongs to the whole process and tests run in parallel: set it in a child
+        // that creates the store, never here (it would change other tests' files). 0277 once
+        // left a 0400 lock file and 0500 directories (issue 10 finding 6).
         let status = try await offPool { () throws -> Int32 in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask 000 && exec \"$0\" \"$@\"", helper, "fill", path, passphraseFile, "4", "acct", "1"]
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", helper, "fill", path, passphraseFile, "4", "acct", "2"]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

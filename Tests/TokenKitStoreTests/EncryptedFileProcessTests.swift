@@ -47,37 +47,47 @@ struct EncryptedFileProcessTests {
         var description: String { "tokenkit-store-stress was not built next to the test binary" }
     }
 
-    @Test("SIGKILL at random points while writing, 50 times: the file always opens and holds the old or the new state")
+    @Test("SIGKILL inside the write (temporary written, not renamed), 12 times: the file opens and holds exactly the state before")
     func killedWriters() async throws {
         let fixture = try Fixture()
         defer { TestEnvironment.remove(fixture.directory) }
         let keeper = try CredentialKey(service: "stress", account: "keeper")
         let target = try CredentialKey(service: "stress", account: "target")
         try await fixture.store().save(Credential(secret: Array("keep-me".utf8)), for: keeper)
-        var previous: String? = nil
-        var killedMidRun = 0
-        for round in 0..<50 {
-            let delay = Int.random(in: 5...80)
-            let (killed, acknowledged) = try await offPool { () throws -> (Bool, Int) in
-                let (process, output) = try fixture.launch("overwrite", "target", count: 1_000_000)
-                usleep(useconds_t(delay * 1000))
+        for round in 0..<12 {
+            // The writer stops inside its k-th write and reports it, with the temporary's path.
+            let k = 1 + round % 4
+            let (report, temporaryExisted, killed) = try await offPool { () throws -> (String, Bool, Bool) in
+                let (process, output) = try fixture.launch("pause-in-write", "target", count: k)
+                let handle = output.fileHandleForReading
+                var text = ""
+                while !text.contains("inside ") || !text.hasSuffix("\n") {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                let line = text.split(separator: "\n").last.map(String.init) ?? ""
+                let temporary = line.split(separator: " ").last.map(String.init) ?? ""
+                let existed = !temporary.isEmpty && FileManager.default.fileExists(atPath: temporary)
                 kill(process.processIdentifier, SIGKILL)
-                let printed = String(decoding: PipeIO.readAll(output.fileHandleForReading), as: UTF8.self)
+                _ = PipeIO.readAll(handle)
                 process.waitUntilExit()
-                return (process.terminationReason == .uncaughtSignal, printed.split(separator: "\n").compactMap { Int($0) }.last ?? 0)
+                return (line, existed, process.terminationReason == .uncaughtSignal)
             }
-            if killed { killedMidRun += 1 }
+            #expect(report.hasPrefix("inside \(k) "), "round \(round): the writer reported \(report)")
+            #expect(temporaryExisted, "round \(round): the temporary was not on disk when the writer was killed")
+            #expect(killed, "round \(round)")
+            // The killed write never landed: the file holds value-(k-1), the last completed one.
             let store = try fixture.store()
             let loaded = try await store.load(target).map { String(decoding: $0.secret, as: UTF8.self) }
-            let allowed: Set<String?> = acknowledged == 0
-                ? [previous, "value-1"]
-                : ["value-\(acknowledged)", "value-\(acknowledged + 1)"]
-            #expect(allowed.contains(loaded), "round \(round): acknowledged \(acknowledged), found \(loaded ?? "nothing")")
+            // (Write 1 killed: what the previous round left, value-3, or nothing in round 0.)
+            let expected: String? = k > 1 ? "value-\(k - 1)" : (round == 0 ? nil : "value-3")
+            #expect(loaded == expected, "round \(round): killed inside write \(k), found \(loaded ?? "nothing")")
             #expect(try await store.load(keeper)?.secret == Array("keep-me".utf8), "round \(round)")
-            previous = loaded
         }
-        #expect(killedMidRun == 50)
-        // The next write sweeps temporaries left by killed writers.
+        // Each writer sweeps the temporaries of killed ones: the last round's is still there...
+        let before = try FileManager.default.contentsOfDirectory(atPath: "\(fixture.directory)/store").filter { $0.contains(".tmp-") }
+        #expect(before.count == 1)
         try await fixture.store().save(Credential(secret: [1]), for: try CredentialKey(service: "stress", account: "after"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: "\(fixture.directory)/store").filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)

@@ -13,13 +13,18 @@ struct TokenEndpointClient: Sendable {
     let transport: any HTTPTransport
     let clock: any AuthClock
     let logger: Logger?
+    /// The total time one request may take (passed to the transport as its deadline).
+    let requestTimeout: Duration
+    /// The largest response body read (the transport stops reading there).
+    let maxResponseBytes: Int
     let nonces = DPoPNonces()
 
     /// Throws ``AuthError/Code/invalidConfiguration`` for an unsafe endpoint (see
     /// ``TokenEndpoint/validate(_:)``) or an empty client id.
     init(
         tokenEndpoint: URL, clientID: String, clientAuthentication: ClientAuthentication,
-        transport: any HTTPTransport, clock: any AuthClock, logger: Logger?
+        transport: any HTTPTransport, clock: any AuthClock, logger: Logger?,
+        requestTimeout: Duration = HTTPTransportRequest.defaultTimeout, maxResponseBytes: Int = 64 * 1024
     ) throws(AuthError) {
         try TokenEndpoint.validate(tokenEndpoint)
         guard !clientID.isEmpty else { throw .invalidConfiguration("client id must not be empty") }
@@ -29,6 +34,8 @@ struct TokenEndpointClient: Sendable {
         self.transport = transport
         self.clock = clock
         self.logger = logger
+        self.requestTimeout = requestTimeout
+        self.maxResponseBytes = maxResponseBytes
     }
 
     /// POSTs `form` (plus the client authentication) with a proof signed by `dpopKey` when
@@ -62,6 +69,8 @@ struct TokenEndpointClient: Sendable {
     func makeRequest(_ grantForm: [(String, String)], dpopKey: DPoPKey?) throws(AuthError) -> HTTPTransportRequest {
         let now = clock.now
         var request = try clientAuthentication.formPost(to: tokenEndpoint, clientID: clientID, form: grantForm, now: now)
+        request.timeout = requestTimeout
+        request.maxResponseBytes = maxResponseBytes
         if let dpopKey {
             let proof = try dpopKey.proof(method: "POST", url: tokenEndpoint, nonce: nonces.nonce(for: tokenEndpoint), now: now)
             request.headers.append(HTTPHeader(name: "DPoP", value: proof))

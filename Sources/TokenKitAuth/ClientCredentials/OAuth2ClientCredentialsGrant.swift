@@ -38,7 +38,8 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
     private let clock: any AuthClock
     private let logger: Logger?
 
-    /// Creates the grant; throws ``AuthError/Code/invalidConfiguration`` for an unsafe
+    /// Creates the grant (each request bounded in total by `requestTimeout` and in size by
+    /// `maxResponseBytes`); throws ``AuthError/Code/invalidConfiguration`` for an unsafe
     /// endpoint, an empty client id, a public client, or an empty scope.
     public init(
         tokenEndpoint: URL,
@@ -49,11 +50,13 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
         transport: any HTTPTransport,
         clock: any AuthClock = SystemAuthClock(),
         maxResponseBytes: Int = 64 * 1024,
+        requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
         logger: Logger? = nil
     ) throws(AuthError) {
         self.client = try TokenEndpointClient(
             tokenEndpoint: tokenEndpoint, clientID: clientID, clientAuthentication: clientAuthentication,
-            transport: transport, clock: clock, logger: logger)
+            transport: transport, clock: clock, logger: logger,
+            requestTimeout: requestTimeout, maxResponseBytes: maxResponseBytes)
         if case .none = clientAuthentication.method {
             throw .invalidConfiguration("the client credentials grant needs a confidential client (a client secret or a private key)")
         }

@@ -12,9 +12,11 @@ import TokenKitStore
 /// every process (and every ``AuthProvider`` in one process) that uses the same directory.
 ///
 /// Guarantees:
-/// - The directory is created with mode 0700 when missing, and refused unless it is a real
-///   directory (not a symlink) owned by the current user with no group or other access.
-/// - Lock files are opened with `O_NOFOLLOW`, mode 0600, and hold no data; their names are
+/// - The directory is created with mode 0700 (set with `fchmod`, whatever the umask) when
+///   missing, and refused unless, opened with `O_NOFOLLOW | O_DIRECTORY` and checked with
+///   `fstat`, it is a directory owned by the current user with no group or other access; a
+///   directory another user made (squatting `/tmp/tokenkit-<uid>`) is named as such.
+/// - Lock files are opened with `O_NOFOLLOW`, mode 0600 (whatever the umask), hold no data; their names are
 ///   a hash of the credential key (two keys sharing a hash only share a lock, never data).
 /// - Waiting polls a non-blocking `flock` with `Task.sleep`, so no cooperative thread is
 ///   blocked; it gives up with ``AuthError/Code/lock`` after ``timeout``. The kernel drops
@@ -28,8 +30,14 @@ public struct FileRefreshLock: RefreshLock {
     /// How long ``acquire(for:)`` waits before giving up.
     public let timeout: Duration
 
+    /// The default wait: longer than a holder's refresh may take with the default request
+    /// deadline (``HTTPTransportRequest/defaultTimeout``, 30 s) plus store work, so a waiter
+    /// never gives up while the holder is still within its own deadline.
+    public static let defaultTimeout: Duration = HTTPTransportRequest.defaultTimeout + .seconds(15)
+
     /// Creates a lock in `directory`; nothing is touched on disk until ``acquire(for:)``.
-    public init(directory: String, timeout: Duration = .seconds(30)) {
+    /// Pick `timeout` longer than the refresher's request deadline (see ``defaultTimeout``).
+    public init(directory: String, timeout: Duration = FileRefreshLock.defaultTimeout) {
         self.directory = directory
         self.timeout = timeout
     }
@@ -54,6 +62,11 @@ public struct FileRefreshLock: RefreshLock {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
             close(fd)
             throw .lock("a lock file in \(directory) is not a regular file owned by this user")
+        }
+        // The lock file holds no data, but 0600 is promised whatever the umask was.
+        if info.st_mode & 0o777 != 0o600, fchmod(fd, 0o600) != 0 {
+            close(fd)
+            throw .lock("cannot set the mode of a lock file in \(directory): \(Self.errnoText())")
         }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -84,17 +97,13 @@ public struct FileRefreshLock: RefreshLock {
         }
     }
 
-    /// Creates `path` (mode 0700) if missing and checks that it is private to this user.
+    /// Creates `path` (mode 0700 whatever the umask) if missing and checks it is private to
+    /// this user without following links (``PrivateFiles/preparePrivateDirectory(_:)``).
     static func prepareDirectory(_ path: String) throws(AuthError) {
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw .lock("cannot create \(path): \(errnoText())")
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { throw .lock("cannot inspect \(path): \(errnoText())") }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .lock("\(path) is not a directory") }
-        guard info.st_uid == geteuid() else { throw .lock("\(path) is not owned by the current user") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .lock("\(path) is accessible by other users (mode \(String(info.st_mode & 0o777, radix: 8)); expected 700)")
+        do throws(TokenStoreError) {
+            try PrivateFiles.preparePrivateDirectory(path)
+        } catch {
+            throw .lock(error.message)
         }
     }
 

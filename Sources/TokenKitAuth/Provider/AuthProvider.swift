@@ -22,7 +22,8 @@ import TokenKitStore
 /// - With a ``TokenAcquirer`` as refresher (the client credentials grant), nothing stored or
 ///   no refresh token is not a sign-in error: the provider acquires a new token set, with the
 ///   same single flight, lock, re-read and compare-and-swap as a refresh.
-/// - Tokens never appear in errors, events or log messages.
+/// - Tokens never appear in errors, events or log messages, and an access token is handed
+///   out only if it is an RFC 6750 Bearer token (``TokenCharacterSet``), stored or refreshed.
 ///
 /// It does not guarantee that a returned token is accepted by the server (it may have been
 /// revoked); use ``refreshAfterRejection(of:)`` (or ``AuthorizingHTTPTransport``) on a 401.
@@ -317,11 +318,14 @@ public actor AuthProvider {
         let credential: Credential?
         do throws(TokenStoreError) { credential = try await store.load(key) } catch { throw .store(error) }
         guard let credential else { return nil }
-        do throws(TokenStoreError) {
-            return CurrentCredential(credential: credential, tokenSet: try credential.tokenSet())
-        } catch {
-            throw .store(error)
+        let tokenSet: TokenSet
+        do throws(TokenStoreError) { tokenSet = try credential.tokenSet() } catch { throw .store(error) }
+        // A stored access token is handed out as it is (printed, put in a header): it must be a
+        // Bearer token even when it did not come through a grant (e.g. `store put`).
+        if let problem = TokenCharacterSet.accessTokenProblem(tokenSet.accessToken) {
+            throw AuthError(code: .store, message: "credential store: the stored token set for \(key) is unusable: \(problem)")
         }
+        return CurrentCredential(credential: credential, tokenSet: tokenSet)
     }
 
     /// Whether `stored` can be handed out: not expiring, and not the token the server refused.

@@ -6,7 +6,8 @@ import TokenKitStore
 ///
 /// Guarantees:
 /// - The token endpoint is `https`, or `http` only on a loopback address (checked at init).
-/// - One form-encoded POST per ``refresh(_:)``; never retried here (a rotated refresh token
+/// - One form-encoded POST per ``refresh(_:)``, bounded in total by ``requestTimeout`` and
+///   in size by ``maxResponseBytes`` (both passed to the transport); never retried here (a rotated refresh token
 ///   must not be sent twice), redirects are left to the transport (the shipped adapters do
 ///   not follow them).
 /// - Client authentication is any ``ClientAuthentication``: none (`client_id` in the body),
@@ -17,10 +18,11 @@ import TokenKitStore
 ///   server's nonce, and `token_type` `DPoP` is accepted; the key stays with the new set.
 /// - `invalid_grant` throws ``AuthError/Code/signInRequired``; other OAuth errors throw
 ///   ``AuthError/Code/refreshRejected`` with the server's `error` code; non-JSON, oversized or
-///   malformed answers throw ``AuthError/Code/invalidResponse`` naming the problem.
+///   malformed answers throw ``AuthError/Code/invalidResponse`` naming the problem, and so
+///   does a token outside its character set (``TokenCharacterSet``): it is never returned.
 /// - Tokens and the client secret never reach errors or logs.
 ///
-/// It does not validate the new access token (it may be opaque); it does not check that
+/// It does not validate the new access token beyond its characters (it may be opaque); it does not check that
 /// the granted scope matches the requested one.
 public struct OAuth2RefreshTokenGrant: TokenRefresher {
     /// Where refresh requests go.
@@ -33,6 +35,11 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
     public let scope: String?
     /// The largest response body accepted.
     public let maxResponseBytes: Int
+    /// The total time one token request may take (connect, send, wait, read the body).
+    public let requestTimeout: Duration
+    /// The lifetime given to an access token whose response has no `expires_in` (and that is
+    /// not a JWT with `exp`, which wins); `nil` keeps such a token until the server rejects it.
+    public let assumedLifetime: Duration?
     private let client: TokenEndpointClient
     private let clock: any AuthClock
     private let logger: Logger?
@@ -47,16 +54,21 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         transport: any HTTPTransport,
         clock: any AuthClock = SystemAuthClock(),
         maxResponseBytes: Int = 64 * 1024,
+        requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
+        assumedLifetime: Duration? = nil,
         logger: Logger? = nil
     ) throws(AuthError) {
         self.client = try TokenEndpointClient(
             tokenEndpoint: tokenEndpoint, clientID: clientID, clientAuthentication: clientAuthentication,
-            transport: transport, clock: clock, logger: logger)
+            transport: transport, clock: clock, logger: logger,
+            requestTimeout: requestTimeout, maxResponseBytes: maxResponseBytes)
         self.tokenEndpoint = tokenEndpoint
         self.clientID = clientID
         self.clientAuthentication = clientAuthentication
         self.scope = scope
         self.maxResponseBytes = maxResponseBytes
+        self.requestTimeout = requestTimeout
+        self.assumedLifetime = assumedLifetime
         self.clock = clock
         self.logger = logger
     }
@@ -71,7 +83,8 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         let response = try await client.post(form(refreshToken: refreshToken), dpopKey: dpopKey)
         do throws(AuthError) {
             let fresh = try TokenEndpointResponse.tokenSet(
-                from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes, dpop: dpopKey != nil)
+                from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes, dpop: dpopKey != nil,
+                assumedLifetime: assumedLifetime?.timeInterval)
             logger?.debug("token endpoint issued a new token set", metadata: [
                 "rotated": "\(fresh.refreshToken != tokenSet.refreshToken)",
             ])

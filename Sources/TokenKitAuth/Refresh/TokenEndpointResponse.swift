@@ -13,14 +13,17 @@ enum TokenEndpointResponse {
 
     /// The new token set for a `200` answer, merged with `previous`: a missing (or `null`)
     /// `refresh_token`, `scope` or `id_token` keeps the previous value, `expires_in` becomes
-    /// `expires_at` relative to `now`, and `metadata` and the DPoP key are carried over.
-    /// `token_type` must be `Bearer`, or `DPoP` when `dpop` is true (a proof was sent).
+    /// `expires_at` relative to `now` (without one: `now + assumedLifetime` when given, else no
+    /// expiry), and `metadata` and the DPoP key are carried over. `token_type` must be
+    /// `Bearer`, or `DPoP` when `dpop` is true (a proof was sent). Every token received is
+    /// checked with ``TokenCharacterSet`` first: a bad one is an error, never returned.
     ///
     /// Throws ``AuthError/Code/signInRequired`` for `invalid_grant`,
     /// ``AuthError/Code/refreshRejected`` for other OAuth errors, and
     /// ``AuthError/Code/invalidResponse`` for anything that is not a valid answer.
     static func tokenSet(
-        from response: HTTPTransportResponse, previous: TokenSet, now: Date, maxBytes: Int, dpop: Bool = false
+        from response: HTTPTransportResponse, previous: TokenSet, now: Date, maxBytes: Int, dpop: Bool = false,
+        assumedLifetime: TimeInterval? = nil
     ) throws(AuthError) -> TokenSet {
         guard response.body.count <= maxBytes else {
             throw .invalidResponse("body is larger than \(maxBytes) bytes")
@@ -28,20 +31,24 @@ enum TokenEndpointResponse {
         guard response.status == 200 else { throw error(from: response) }
         let body = try object(response.body)
         let accessToken = try string("access_token", in: body, required: true) ?? ""
-        guard !accessToken.isEmpty else { throw .invalidResponse("\"access_token\" is empty") }
+        try TokenCharacterSet.checkAccessToken(accessToken)
         let tokenType = try string("token_type", in: body, required: true) ?? ""
         let isDPoP = dpop && tokenType.lowercased() == "dpop"
         guard tokenType.lowercased() == "bearer" || isDPoP else {
             throw .invalidResponse("token_type \"\(printable(tokenType, limit: 40))\" is not \(dpop ? "Bearer or DPoP" : "Bearer")")
         }
         var expiresAt: Date?
-        if let seconds = try expiresIn(body) {
+        if let seconds = try expiresIn(body) ?? assumedLifetime {
             expiresAt = now.addingTimeInterval(seconds)
         }
+        let refreshToken = try string("refresh_token", in: body)
+        if let refreshToken { try TokenCharacterSet.checkRefreshToken(refreshToken) }
+        let idToken = try string("id_token", in: body)
+        if let idToken { try TokenCharacterSet.checkIDToken(idToken) }
         return TokenSet(
             accessToken: accessToken,
-            refreshToken: try string("refresh_token", in: body) ?? previous.refreshToken,
-            idToken: try string("id_token", in: body) ?? previous.idToken,
+            refreshToken: refreshToken ?? previous.refreshToken,
+            idToken: idToken ?? previous.idToken,
             tokenType: isDPoP ? "DPoP" : "Bearer",
             expiresAt: expiresAt,
             scope: try string("scope", in: body) ?? previous.scope,

@@ -30,6 +30,11 @@ public final class EncryptedFileStore: TokenStore {
         /// The scrypt cost for a file this store creates; an existing file keeps its own.
         public var scryptCost: ScryptCost
 
+        /// Called inside each write, after the temporary file is written and synced and before
+        /// it is renamed over the store (so a crash test can kill the writer exactly there).
+        /// For tests in this package only.
+        package var beforeRename: (@Sendable (_ temporaryPath: String) -> Void)?
+
         /// Options with the given cost (default: ``ScryptCost/interactive``).
         public init(scryptCost: ScryptCost = .interactive) {
             self.scryptCost = scryptCost
@@ -43,6 +48,7 @@ public final class EncryptedFileStore: TokenStore {
     private let cipher: FileCipher
     private let queue: DispatchQueue
     private let clock: @Sendable () -> Date
+    private let beforeRename: (@Sendable (String) -> Void)?
 
     /// A store backed by the file at `path` (created on first write), opened with `key`.
     ///
@@ -51,12 +57,12 @@ public final class EncryptedFileStore: TokenStore {
         // Used as given: resolving symbolic links here would defeat the refusal to follow one.
         self.path = path
         self.lockPath = path + ".lock"
-        let parent = (path as NSString).deletingLastPathComponent
-        self.directory = parent.isEmpty ? "." : parent
+        self.directory = PathSplit.directory(of: path)
         let cost = options.scryptCost
         self.cipher = FileCipher(key: key, newFileCost: Scrypt.Parameters(logN: cost.logN, r: cost.r, p: cost.p))
         self.queue = DispatchQueue(label: "dev.tokenkit.file-store")
         self.clock = clock
+        self.beforeRename = options.beforeRename
     }
 
     /// The default location: `$XDG_DATA_HOME/tokenkit/credentials.tkstore`, or
@@ -147,7 +153,7 @@ public final class EncryptedFileStore: TokenStore {
             guard changed else { return result }
             let plaintext = SecureBytes(try FilePayload(credentials: entries).encoded())
             let image = try cipher.seal(plaintext, previous: header, path: path)
-            try PrivateFiles.replaceAtomically(path, with: image)
+            try PrivateFiles.replaceAtomically(path, with: image, beforeRename: beforeRename)
             return result
         }
     }

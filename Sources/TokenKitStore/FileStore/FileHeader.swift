@@ -77,11 +77,18 @@ struct FileHeader: Equatable {
         self.nonce = nonce
         ciphertextLength = length
         self.keyCheck = keyCheck
-        let expected = UInt64(Self.byteCount) + length + UInt64(AESGCM.tagByteCount)
-        guard UInt64(file.count) == expected else {
-            throw .corrupted(UInt64(file.count) < expected
-                ? "\(path) is truncated: expected \(expected) bytes, found \(file.count)"
-                : "\(path) has \(UInt64(file.count) - expected) unexpected trailing bytes")
+        // Compared by subtraction: the length field is attacker-controlled, and adding to it
+        // could overflow (a trap) for values near 2^64.
+        let available = UInt64(file.count - Self.byteCount)
+        let tag = UInt64(AESGCM.tagByteCount)
+        guard length <= available, available - length >= tag else {
+            let (expected, overflow) = UInt64(Self.byteCount).addingReportingOverflow(length)
+            throw .corrupted(overflow || expected > UInt64.max - tag
+                ? "\(path) is truncated or damaged: its header announces an impossible ciphertext length (\(length) bytes)"
+                : "\(path) is truncated: expected \(expected + tag) bytes, found \(file.count)")
+        }
+        guard available - length == tag else {
+            throw .corrupted("\(path) has \(available - length - tag) unexpected trailing bytes")
         }
     }
 

@@ -86,8 +86,10 @@ package enum PrivateFiles {
     /// directory is written and fsynced, renamed over `path`, and the directory is fsynced.
     /// A crash at any point leaves either the old file or the new one (plus at worst a
     /// stray temporary, removed by ``removeStaleTemporaries(of:)``).
-    static func replaceAtomically(_ path: String, with bytes: [UInt8]) throws(TokenStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+    static func replaceAtomically(
+        _ path: String, with bytes: [UInt8], beforeRename: ((String) -> Void)? = nil
+    ) throws(TokenStoreError) {
+        let directory = PathSplit.directory(of: path)
         let temporary = "\(directory)/\(temporaryPrefix(of: path))\(randomSuffix())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io("cannot create a temporary file in \(directory): \(describe(errno))") }
@@ -107,6 +109,7 @@ package enum PrivateFiles {
             }
             guard fsync(fd) == 0 else { throw .io("cannot flush \(temporary) to disk: \(describe(errno))") }
         }
+        beforeRename?(temporary)
         guard rename(temporary, path) == 0 else { throw .io("cannot replace \(path): \(describe(errno))") }
         renamed = true
         try syncDirectory(directory)
@@ -115,7 +118,7 @@ package enum PrivateFiles {
     /// Deletes temporaries left by writers that crashed. Call only while holding the
     /// store's exclusive lock (no live writer can own one then).
     static func removeStaleTemporaries(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let directory = PathSplit.directory(of: path)
         let prefix = temporaryPrefix(of: path)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
@@ -138,7 +141,7 @@ package enum PrivateFiles {
     }
 
     private static func temporaryPrefix(of path: String) -> String {
-        ".\((path as NSString).lastPathComponent).tmp-"
+        ".\(PathSplit.name(of: path)).tmp-"
     }
 
     private static func randomSuffix() -> String {
@@ -147,16 +150,60 @@ package enum PrivateFiles {
     }
 
     private static func makeDirectories(_ directory: String) throws(TokenStoreError) {
-        let parent = (directory as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != directory {
+        let parent = PathSplit.directory(of: directory)
+        if parent != directory, parent != "." {
             var info = stat()
             if stat(parent, &info) != 0 {
                 guard errno == ENOENT else { throw .io("cannot access \(parent): \(describe(errno))") }
                 try makeDirectories(parent)
             }
         }
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+        if mkdir(directory, 0o700) == 0 {
+            try setModeOfNewDirectory(directory)
+        } else if errno != EEXIST {
             throw .io("cannot create \(directory): \(describe(errno))")
+        }
+    }
+
+    /// Sets a directory just created to 0700 whatever the umask (through a descriptor opened
+    /// without following links, so a link swapped in meanwhile is not chmod-ed).
+    private static func setModeOfNewDirectory(_ directory: String) throws(TokenStoreError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw .io("cannot open \(directory) to set its mode: \(describe(errno))") }
+        defer { close(fd) }
+        guard fchmod(fd, 0o700) == 0 else { throw .io("cannot set the mode of \(directory): \(describe(errno))") }
+    }
+
+    /// Creates (mode 0700, whatever the umask) or checks a directory that must be private to
+    /// this user, such as a lock directory: opened with `O_NOFOLLOW | O_DIRECTORY` and checked
+    /// with `fstat`, it must be a directory (not a symbolic link) owned by the effective user,
+    /// with no group or other permission. Its parent must exist. One made by another user (for
+    /// example `/tmp/tokenkit-<uid>` created first by someone else) is reported as squatted.
+    package static func preparePrivateDirectory(_ path: String) throws(TokenStoreError) {
+        var created = false
+        if mkdir(path, 0o700) == 0 {
+            created = true
+        } else if errno != EEXIST {
+            throw .io("cannot create \(path): \(describe(errno))")
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP || code == ENOTDIR {
+                throw .insecurePermissions("\(path) is not a directory (a symbolic link or another file is in its place); refusing to use it: remove it, or set XDG_RUNTIME_DIR")
+            }
+            throw .io("cannot open \(path): \(describe(code))")
+        }
+        defer { close(fd) }
+        if created, fchmod(fd, 0o700) != 0 { throw .io("cannot set the mode of \(path): \(describe(errno))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io("cannot inspect \(path): \(describe(errno))") }
+        guard info.st_uid == geteuid() else {
+            throw .insecurePermissions("\(path) belongs to another user (uid \(info.st_uid)), who may have created it to block this user; refusing to use it: remove it, or set XDG_RUNTIME_DIR to a private directory")
+        }
+        let mode = info.st_mode & 0o7777
+        guard mode & 0o077 == 0 else {
+            throw .insecurePermissions("\(path) is accessible by other users (mode \(octal(mode)); expected 700; run: chmod 700 \(path))")
         }
     }
 }

@@ -1,7 +1,8 @@
 /// The scrypt cost used when an ``EncryptedFileStore`` creates a new file (an existing file's
 /// own parameters, from its authenticated header, are always used to open it).
 ///
-/// Guarantees: values outside the accepted range (N = 2^1…2^30, r = 1…64, p = 1…16, at most
+/// Guarantees: values outside the accepted range (N = 2^1…2^30, r = 1…64, p = 1…16, N·r·p at
+/// most 2^23 (32 times ``interactive``), at most
 /// 1 GiB of memory) are refused when the file is created. Does not: pick a cost for your
 /// hardware — ``interactive`` is a sound default for a desktop; tests may use a tiny N.
 public struct ScryptCost: Sendable, Hashable, CustomStringConvertible {

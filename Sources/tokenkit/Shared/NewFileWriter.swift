@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitStore
 
 /// Writes a new file atomically with mode 0600, never replacing an existing file: the bytes
 /// go to a temporary file in the same directory, are fsynced, and are then hard-linked to
@@ -6,9 +7,9 @@ import Foundation
 /// leaves either no file or the complete file (plus, at worst, a stray `.tmp` file).
 enum NewFileWriter {
     static func write(_ bytes: some Collection<UInt8>, to path: String, what: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let base = (path as NSString).lastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // PathSplit, not NSString: Foundation's path APIs trap on some relative paths.
+        let directory = PathSplit.directory(of: path)
+        let temporary = directory + "/.\(PathSplit.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIFailure.io("cannot create \(what) \(path): \(String(cString: strerror(errno)))") }
         var ok = false
@@ -34,7 +35,7 @@ enum NewFileWriter {
         }
         unlink(temporary)
         ok = true
-        let dirfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)
             close(dirfd)

@@ -6,10 +6,13 @@ import Glibc
 
 /// Finds the encrypted file's passphrase: `--passphrase-file` (first line), else the
 /// `TOKENKIT_PASSPHRASE` environment variable, else a no-echo prompt on the controlling
-/// terminal. Never an empty passphrase, never from argv.
+/// terminal. Never an empty passphrase, never from argv, never from a file other users may
+/// read (``SecretFile``).
 enum PassphraseReader {
     /// The environment variable holding the passphrase.
     static let environmentVariable = "TOKENKIT_PASSPHRASE"
+    /// The largest passphrase file read (only its first line is used).
+    static let maximumFileBytes = 64 * 1024
 
     static func key(passphraseFile: String?, environment: [String: String]) throws -> FileStoreKey {
         if let passphraseFile {
@@ -27,10 +30,12 @@ enum PassphraseReader {
     }
 
     private static func fromFile(_ path: String) throws -> FileStoreKey {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw StoreCLIError.storage("cannot read the passphrase file \(path)")
+        var bytes: [UInt8]
+        do {
+            bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
+        } catch let failure as CLIFailure {
+            throw StoreCLIError.storage(failure.message)
         }
-        var bytes = Array(data)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
         defer { for i in line.indices { line[i] = 0 } }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TokenKitAudit
 import TokenKitStore
 
 extension StoreCommand {
@@ -39,7 +40,8 @@ extension StoreCommand {
                     let tokens = try credential.tokenSet()
                     lines.append("expires: \(tokens.expiresAt.map(StoreFormat.timestamp) ?? "unknown")")
                     lines.append("refresh token: \(tokens.refreshToken == nil ? "no" : "yes")")
-                    if let scope = tokens.scope { lines.append("scope: \(scope)") }
+                    // The scope came from the token endpoint: never print its control characters.
+                    if let scope = tokens.scope { lines.append("scope: \(DisplayText.sanitized(scope, maxCharacters: 500))") }
                 }
                 print(lines.joined(separator: "\n"))
             }

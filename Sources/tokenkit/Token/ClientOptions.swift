@@ -83,15 +83,19 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// The grant for `endpoint` and `clientID`.
-    func refresher(endpoint: URL, clientID: String, authentication: ClientAuthentication, transport: any HTTPTransport) throws -> any TokenRefresher {
+    func refresher(
+        endpoint: URL, clientID: String, authentication: ClientAuthentication, transport: any HTTPTransport,
+        requestTimeout: Duration, assumedLifetime: Duration
+    ) throws -> any TokenRefresher {
         switch grant {
         case .refreshToken:
             return try OAuth2RefreshTokenGrant(
-                tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication, transport: transport)
+                tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication, transport: transport,
+                requestTimeout: requestTimeout, assumedLifetime: assumedLifetime)
         case .clientCredentials:
             return try OAuth2ClientCredentialsGrant(
                 tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
-                scopes: scopes, dpop: dpop, transport: transport)
+                scopes: scopes, dpop: dpop, transport: transport, requestTimeout: requestTimeout)
         }
     }
 }

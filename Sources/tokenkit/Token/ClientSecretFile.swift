@@ -4,12 +4,12 @@ enum ClientSecretFile {
     static let maximumBytes = 4096
 
     /// The file's text without one trailing newline (`\n` or `\r\n`); `-` reads stdin. Refuses
-    /// (exit 2) an unreadable, empty, non-UTF-8 or multi-line file, naming the file but never
-    /// its contents.
+    /// (exit 2) an unreadable, group/other-accessible, empty, non-UTF-8 or multi-line file,
+    /// naming the file but never its contents.
     static func read(_ path: String) throws -> String {
         var bytes = try path == "-"
             ? TokenInput.readStdinBytes(what: "client secret")
-            : TokenInput.readFile(path, what: "client secret file", limit: maximumBytes)
+            : SecretFile.read(path, what: "client secret file", limit: maximumBytes)
         guard bytes.count <= maximumBytes else { throw CLIFailure.io("the client secret is larger than \(maximumBytes) bytes") }
         defer { for index in bytes.indices { bytes[index] = 0 } }
         if bytes.last == UInt8(ascii: "\n") {

@@ -22,6 +22,9 @@ struct TokenCommand: AsyncParsableCommand {
             access token expires within --skew seconds (a JWT's own exp wins over the stored \
             expires_at), the refresh token is sent to --token-endpoint (https, or http on a loopback \
             address), the new token set is saved, and then the access token is printed. \
+            The request must finish within --timeout seconds in total (default 30). Tokens outside \
+            their RFC 6749/6750 character sets are refused (exit 2) and never saved or printed. An \
+            answer without expires_in is treated as valid for 5 minutes. \
             Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
             rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
             network, storage or key error; 64 usage error. \
@@ -50,7 +53,16 @@ struct TokenCommand: AsyncParsableCommand {
 
     @OptionGroup var client: ClientOptions
 
+    @Option(help: "The longest the token endpoint request may take in total, in seconds (default: 30); other processes waiting for this refresh wait 15 s longer.")
+    var timeout: Int64?
+
     @OptionGroup var backend: BackendOptions
+
+    /// The total request deadline when `--timeout` is not given.
+    static let defaultTimeoutSeconds: Int64 = 30
+    /// How long a token endpoint answer without `expires_in` (and not a JWT with `exp`) is
+    /// used before it is refreshed again: 5 minutes.
+    static let assumedLifetimeSeconds: Int64 = 300
 
     /// The skew when `--skew` is not given.
     static let defaultSkewSeconds: Int64 = 60
@@ -74,10 +86,14 @@ struct TokenCommand: AsyncParsableCommand {
         guard skewSeconds <= Self.maximumSkewSeconds else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
+        let timeoutSeconds = timeout ?? Self.defaultTimeoutSeconds
+        guard (1...600).contains(timeoutSeconds) else {
+            throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 to 600 seconds")
+        }
         let authentication = try client.authentication(secretFile: clientSecretFile)
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
-        let http = URLSessionTransport(timeout: 30)
+        let http = URLSessionTransport(timeout: TimeInterval(timeoutSeconds))
         let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
         let (endpoint, clientID): (URL, String)
         if let discovered {
@@ -85,10 +101,15 @@ struct TokenCommand: AsyncParsableCommand {
         } else {
             (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
         }
-        let grant = try client.refresher(endpoint: endpoint, clientID: clientID, authentication: authentication, transport: http)
+        let grant = try client.refresher(
+            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: http,
+            requestTimeout: .seconds(timeoutSeconds), assumedLifetime: .seconds(Self.assumedLifetimeSeconds))
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
-            lock: opened.refreshLock ?? FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
+            lock: opened.refreshLock ?? FileRefreshLock(
+                directory: FileRefreshLock.defaultDirectory(environment: environment),
+                // A waiter outlasts the holder's whole request deadline, then takes its turn.
+                timeout: .seconds(timeoutSeconds) + (FileRefreshLock.defaultTimeout - HTTPTransportRequest.defaultTimeout)))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
     }

@@ -33,11 +33,20 @@ struct CLIProcess: Sendable {
         throw DeadlineExceeded(what: "locating \(name) (looked next to \(candidates.map(\.path)))")
     }
 
-    /// Runs the binary with `arguments` and `stdin`, bounded by `seconds` (killed after that).
-    func run(_ arguments: [String], stdin: String = "", environment: [String: String], seconds: Double = 60) async throws -> Outcome {
+    /// Runs the binary with `arguments` with `stdin`, bounded by `seconds` (killed after that).
+    /// With `umask`, the binary runs under that umask (set in a shell that then execs it:
+    /// the test process's own umask is shared by every test running in parallel).
+    func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String], seconds: Double = 60, umask: String? = nil
+    ) async throws -> Outcome {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.environment = environment
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input

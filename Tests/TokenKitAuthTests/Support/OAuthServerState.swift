@@ -12,6 +12,30 @@ actor OAuthServerState {
         case wrongTokenType
         case missingAccessToken
         case noRefreshTokenInResponse
+        /// A well-formed answer whose access token carries CR/LF and a header of the server's choosing.
+        case headerInjection
+        /// A well-formed answer whose refresh token carries an escape sequence.
+        case escapeInRefreshToken
+        /// A well-formed answer whose scope carries a terminal escape sequence.
+        case escapeInScope
+    }
+
+    /// The access token sent in ``TokenMode/headerInjection`` mode.
+    static let injectedAccessToken = "evil\r\nX-Injected: 1"
+
+    /// When set, the token endpoint streams this answer instead of answering normally.
+    var streaming: StreamingAnswer?
+    /// Bytes written by streamed answers (until the client went away).
+    private(set) var bytesStreamed = 0
+
+    func set(streaming: StreamingAnswer?) { self.streaming = streaming }
+    func addStreamed(_ count: Int) { bytesStreamed += count }
+
+    /// The streamed answer to send, counting the request; `nil` to answer normally.
+    func streamingAnswer() -> StreamingAnswer? {
+        guard let streaming else { return nil }
+        tokenRequests += 1
+        return streaming
     }
 
     static let clientID = "test client/é"
@@ -124,14 +148,15 @@ actor OAuthServerState {
         let access = "at-\(familyID)-\(serial)"
         accessFamily[access] = familyID
         var body: [String: Any] = ["token_type": tokenMode == .wrongTokenType ? "mac" : "bearer"]
-        if tokenMode != .missingAccessToken { body["access_token"] = access }
+        if tokenMode != .missingAccessToken { body["access_token"] = tokenMode == .headerInjection ? Self.injectedAccessToken : access }
+        if tokenMode == .escapeInScope { body["scope"] = "read \u{1B}]0;owned\u{07}\u{1B}[2J write" }
         if let expiresIn { body["expires_in"] = expiresIn }
         if tokenMode != .noRefreshTokenInResponse {
             let refresh = "rt-\(familyID)-\(serial)"
             refreshFamily[refresh] = familyID
             family.current = refresh
             families[familyID] = family
-            body["refresh_token"] = refresh
+            body["refresh_token"] = tokenMode == .escapeInRefreshToken ? refresh + "\u{1B}[2J" : refresh
         }
         refreshCount += 1
         return (200, json(body))

@@ -23,6 +23,7 @@ struct OAuthTestServer: Sendable {
         router.post("token") { request, _ -> Response in
             let bytes = try await request.body.collect(upTo: 1 << 16)
             let form = FormBody.parse(String(buffer: bytes))
+            if let streaming = await state.streamingAnswer() { return streaming.response(state: state) }
             let (status, body) = await state.token(form: form, authorization: request.headers[.authorization])
             return Response(
                 status: .init(code: status),
@@ -52,6 +53,41 @@ struct OAuthTestServer: Sendable {
                 throw error
             }
         }
+    }
+}
+
+/// Token endpoint answers that are streamed rather than sent whole (hostile servers).
+enum StreamingAnswer: Sendable {
+    /// One space a second for up to two minutes: never a complete answer within a deadline.
+    case drip
+    /// 256 MiB of spaces, 64 KiB at a time, as fast as the client reads.
+    case endless
+
+    /// The response; every byte written is counted in ``OAuthServerState/bytesStreamed``, and
+    /// writing stops when the client goes away (the write throws).
+    func response(state: OAuthServerState) -> Response {
+        let body: ResponseBody
+        switch self {
+        case .drip:
+            body = ResponseBody { writer in
+                for _ in 0..<120 {
+                    try await writer.write(ByteBuffer(string: " "))
+                    await state.addStreamed(1)
+                    try await Task.sleep(for: .seconds(1))
+                }
+                try await writer.finish(nil)
+            }
+        case .endless:
+            body = ResponseBody { writer in
+                let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 1 << 16)
+                for _ in 0..<(1 << 12) {
+                    try await writer.write(chunk)
+                    await state.addStreamed(chunk.readableBytes)
+                }
+                try await writer.finish(nil)
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
     }
 }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `tokenkit audit` on a terminal: status colours (unless `NO_COLOR`), none on a pipe, and the
+/// progress line on long runs. A real pseudo-terminal comes from util-linux `script(1)`.
+@Suite("tokenkit audit on a terminal")
+struct AuditTerminalOutputTests {
+    /// A file with one expired and one valid token (at `--now 1700000000`).
+    func tokenFile() throws -> String {
+        let path = NSTemporaryDirectory() + "tokenkit-audit-tty-\(UUID().uuidString).txt"
+        let expired = Tokens.claims(#""sub":"a","iat":1690000000,"exp":1690003600"#)
+        let valid = Tokens.claims(#""sub":"b","iat":1699999000,"exp":1700003600"#)
+        try Data((expired + "\n" + valid + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs `command` (a shell command line, `$TOKENKIT` and `$FILE` set) on a pseudo-terminal;
+    /// returns everything the terminal received.
+    func onTerminal(_ command: String, file: String, environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        var env = ["PATH": "/usr/bin:/bin", "TOKENKIT": CLI.binary, "FILE": file, "TERM": "xterm"]
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("statuses are coloured on a terminal: expired red, ok green, reset after each")
+    func colourOnTerminal() throws {
+        let file = try tokenFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let screen = try onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file)
+        #expect(screen.contains("\u{1B}[31m"), "\(screen.debugDescription)")
+        #expect(screen.contains("\u{1B}[32m"))
+        #expect(screen.contains("\u{1B}[0m"))
+    }
+
+    @Test("NO_COLOR on a terminal, and any pipe, get no escape sequence at all")
+    func noColour() throws {
+        let file = try tokenFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let screen = try onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file, environment: ["NO_COLOR": "1"])
+        #expect(screen.contains("expired"), "\(screen.debugDescription)")
+        #expect(!screen.contains("\u{1B}["))
+        let piped = try CLI.run(["audit", "--now", "1700000000", "--no-fail-on", file])
+        #expect(piped.stdout.contains("expired"))
+        #expect(!piped.stdout.contains("\u{1B}") && !piped.stderr.contains("\u{1B}"))
+    }
+
+    @Test("a run longer than a second shows the progress line on the terminal's stderr, then erases it")
+    func progressLine() throws {
+        let file = try tokenFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        // Tokens keep coming after the first second (progress is drawn only from then on).
+        let command = #"(cat "$FILE"; sleep 1.5; cat "$FILE"; sleep 0.5; cat "$FILE") | "$TOKENKIT" audit --now 1700000000 --no-fail-on"#
+        let screen = try onTerminal(command, file: file)
+        #expect(screen.contains("\r\u{1B}[Kaudited "), "\(screen.debugDescription)")
+        #expect(screen.contains(" tokens ("))
+        // Nothing is drawn when stderr is not a terminal.
+        let quiet = try onTerminal(command + " 2>/dev/null", file: file)
+        #expect(!quiet.contains("audited "), "\(quiet.debugDescription)")
+    }
+}
