@@ -15,7 +15,10 @@ struct StoreFileCLITests {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             file = "\(directory)/data/credentials.tkstore"
             passphraseFile = "\(directory)/passphrase"
-            FileManager.default.createFile(atPath: passphraseFile, contents: Data("file-pass-phrase\nsecond line ignored\n".utf8), attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(
+                atPath: passphraseFile, contents: Data("file-pass-phrase\nsecond line ignored\n".utf8),
+                attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown) }
         }
 
         var backend: [String] { ["--backend", "file", "--file", file, "--passphrase-file", passphraseFile, "--scrypt-log-n", "4"] }

@@ -57,7 +57,7 @@ public struct KeySourceVerifier: Sendable {
         let cached: JWTHeader?? = token.utf8.withContiguousStorageIfAvailable { bytes -> JWTHeader? in
             guard bytes.count > 0, bytes.count <= limits.maxTokenBytes, let (first, _) = TokenSplit.dots(bytes) else { return nil }
             let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
-            return try? headerCache.header(for: headerText) { () throws(JWTError) in
+            return try? headerCache.header(for: headerText, limits: limits) { () throws(JWTError) in
                 try CompactJWS.parseHeader(headerText, limits: limits)
             }
         }
