@@ -77,10 +77,9 @@ struct KeySourceVerifierTests {
         let attacker = try JWTKey.generate(for: .es256, keyID: "k")
         let trusted = try JWTKey.generate(for: .es256, keyID: "k")
         let source = SwappableKeys(JWKSet(keys: [try trusted.publicKey()]))
-        let header = JWTHeaderFields(custom: JSONObject([
-            ("jku", .string("http://127.0.0.1:1/jwks")), ("x5u", .string("http://127.0.0.1:1/cert")),
-            ("jwk", .object(try attacker.publicKey().jwkObject())),
-        ]))
+        let header = JWTHeaderFields(
+            publicJWK: try attacker.publicKey().jwkObject(),
+            custom: JSONObject([("jku", .string("http://127.0.0.1:1/jwks")), ("x5u", .string("http://127.0.0.1:1/cert"))]))
         let claims = JWTClaims(JSONObject([("exp", .number(JSONNumber(Int64(Date().timeIntervalSince1970) + 60)))]))
         let token = try JWTSigner(key: attacker).sign(claims, header: header)
         let error = await #expect(throws: JWTError.self) { _ = try await KeySourceVerifier(source: source).verify(token) }

@@ -74,7 +74,7 @@ struct SigningKeySetTests {
         #expect(throws: JWTError.self) { try same.rotate(to: try JWTKey.generate(for: .es256), retiredKeyLifetime: -1) }
     }
 
-    @Test("custom header fields are signed in; they cannot override alg, kid, typ, cty or crit")
+    @Test("custom header fields are signed in; they cannot override alg, kid, typ, cty, crit or jwk")
     func customHeader() throws {
         let key = try JWTKey.generate(for: .es256, keyID: "k")
         let signer = try JWTSigner(key: key)
@@ -84,7 +84,7 @@ struct SigningKeySetTests {
         #expect(verified.header.raw["tenant"]?.stringValue == "t1")
         #expect(verified.header.raw["x5t#S256"]?.stringValue == "abc")
         #expect(verified.header.keyID == "k" && verified.header.algorithmName == "ES256")
-        for name in ["alg", "kid", "typ", "cty", "crit"] {
+        for name in ["alg", "kid", "typ", "cty", "crit", "jwk"] {
             let error = #expect(throws: JWTError.self) {
                 _ = try signer.sign(Self.claims(exp: 0), header: JWTHeaderFields(custom: JSONObject([(name, .string("x"))])))
             }
