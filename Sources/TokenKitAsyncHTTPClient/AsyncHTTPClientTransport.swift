@@ -74,6 +74,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             throw error
         } catch is CancellationError {
             throw AuthError.cancelled
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            // AsyncHTTPClient's own deadline fired before the race's timer: the same error.
+            throw TransportDeadline.exceeded(host: host, timeout: total)
         } catch let error as HTTPClientError {
             throw AuthError.network("request to \(host) failed (\(error.shortDescription))")
         } catch {

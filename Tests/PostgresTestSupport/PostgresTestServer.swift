@@ -36,29 +36,17 @@ public enum PostgresTestServer {
     /// Stops (`stop`) or starts (`start`) the restartable server; waits for pg_ctl (bounded by it).
     public static func control(_ action: String) throws {
         guard let script = environment["WITH_POSTGRES_CONTROL"] else { throw Failed(what: "WITH_POSTGRES_CONTROL is not set") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = [action]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed(what: "\(script) \(action)") }
+        let outcome = try ChildProcess.run(script, [action], captureOutput: false)
+        guard outcome.status == 0 else { throw Failed(what: "\(script) \(action)") }
     }
 
     /// Runs `psql -tA -c SQL` against the main server and returns its output, trimmed.
     @discardableResult
     public static func psql(_ sql: String, url variable: String = "TOKENKIT_TEST_POSTGRES_URL") throws -> String {
         guard let url = environment[variable] else { throw Failed(what: "\(variable) is not set") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed(what: "psql -c \(sql)") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let outcome = try ChildProcess.run("/usr/bin/psql", ["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], captureOutput: true)
+        guard outcome.status == 0 else { throw Failed(what: "psql -c \(sql)") }
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A cheap-to-open store on a fresh table of the main server.

@@ -16,7 +16,9 @@ struct ClientCredentialsProviderTests {
             #expect(stored.accessToken == token)
             #expect(stored.refreshToken == nil)
             #expect(stored.tokenType == "Bearer")
-            #expect(stored.expiresAt == f.clock.now.addingTimeInterval(3600))
+            // The store keeps expires_at as JSON seconds: equal to the microsecond.
+            let expected = f.clock.now.addingTimeInterval(3600)
+            #expect(abs(try #require(stored.expiresAt).timeIntervalSince(expected)) < 0.000_01)
         }
     }
 

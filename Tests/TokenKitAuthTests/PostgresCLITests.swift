@@ -27,6 +27,8 @@ struct PostgresCLITests {
             root = NSTemporaryDirectory() + "tokenkit-pg-cli-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: passphrasePath))
+            // Secret files must not be readable by group or others (the CLI refuses them).
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrasePath)
         }
 
         func remove() { try? FileManager.default.removeItem(atPath: root) }
@@ -107,6 +109,7 @@ struct PostgresCLITests {
         // The password may also come from a file.
         let passwordFile = setup.root + "/db-password"
         try Data("\(setup.environment["PGPASSWORD"] ?? "")\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile)
         let fromFile = try await cli.run(
             ["store", "list", "--service", "x", "--database-password-file", passwordFile] + setup.backend, environment: wrong)
         #expect(fromFile.status == 0, "\(fromFile.stderr)")

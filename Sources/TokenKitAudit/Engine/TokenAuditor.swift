@@ -45,6 +45,11 @@ public struct TokenAuditor: Sendable {
             }
             do {
                 let jwt = try UnverifiedJWT(parsing: String(decoding: token, as: UTF8.self), limits: policy.limits)
+                // Decoding does not need the signature, but a JWT whose signature part is not
+                // canonical base64url is not a well-formed JWS: the audit reports it.
+                guard jwt.signatureIsWellFormed else {
+                    return malformed(record, token, scratch: &scratch, "the signature part is not canonical unpadded base64url")
+                }
                 decoded = try DecodedToken(jwt, requiredClaims: policy.requiredClaims)
             } catch {
                 return malformed(record, token, scratch: &scratch, error.reason)

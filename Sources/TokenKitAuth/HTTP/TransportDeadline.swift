@@ -21,13 +21,19 @@ package enum TransportDeadline {
             do {
                 guard let first = try await group.next(), let value = first else {
                     if Task.isCancelled { throw AuthError.cancelled }
-                    throw AuthError.network("request to \(host) did not complete within \(describe(timeout)) (total deadline)")
+                    throw exceeded(host: host, timeout: timeout)
                 }
                 return value
             } catch is CancellationError {
                 throw AuthError.cancelled
             }
         }
+    }
+
+    /// The one error for a request that outlived its total deadline, whichever timer saw it
+    /// first (this race, or an HTTP client's own deadline).
+    package static func exceeded(host: String, timeout: Duration) -> AuthError {
+        AuthError.network("request to \(host) did not complete within \(describe(timeout)) (total deadline)")
     }
 
     /// E.g. `30 s` or `0.5 s`.

@@ -5,8 +5,9 @@
 /// returns a value, `UnverifiedJWT(parsing:limits:)` accepts the same token, and every
 /// field of the result equals the corresponding header field or typed ``JWTClaims``
 /// accessor (none of which throws). The scanner enforces the same rules — size limit,
-/// three parts, canonical unpadded base64url in header and payload (the signature part is
-/// not read, as in ``UnverifiedJWT``), strict RFC 8259 JSON with UTF-8
+/// three parts, canonical unpadded base64url in all three parts (stricter than
+/// ``UnverifiedJWT``, which does not read the signature part: the scanner declines such a
+/// token and the caller decides), strict RFC 8259 JSON with UTF-8
 /// validation, escape and surrogate checks, no duplicate member names at any level, the
 /// nesting limit, header member types, claim types (a non-empty `aud` array) and NumericDate
 /// range — and returns
@@ -40,6 +41,9 @@ public enum JWTQuickScanner {
             if firstDot < 0 { firstDot = index } else if secondDot < 0 { secondDot = index } else { return nil }
         }
         guard firstDot > 0, secondDot > firstDot else { return nil }
+        // The audit reports a token whose signature part is not canonical base64url as
+        // malformed: decline it here so the caller's strict path names the reason.
+        guard QuickBase64URL.isCanonical(token, from: secondDot + 1, to: token.count) else { return nil }
 
         var result = ScannedJWT()
         scratch.bytes.removeAll(keepingCapacity: true)

@@ -54,4 +54,19 @@ enum QuickBase64URL {
                 return bad == 0
         }
     }
+
+    /// Whether `input[from..<to]` is canonical unpadded base64url (checked without decoding).
+    static func isCanonical(_ input: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
+        let count = to - from
+        guard count % 4 != 1 else { return false }
+        let table = tablePointer
+        var bad: UInt8 = 0
+        for index in from..<to { bad |= table[Int(input[index])] & 0xC0 }
+        guard bad == 0 else { return false }
+        switch count % 4 {
+        case 2: return table[Int(input[to - 1])] & 0x0F == 0
+        case 3: return table[Int(input[to - 1])] & 0x03 == 0
+        default: return true
+        }
+    }
 }

@@ -10,6 +10,7 @@ struct ClientStore {
         directory = try TempDirectory()
         let passphrase = directory.file("passphrase")
         try Data("store passphrase\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrase)
         arguments = ["--backend", "file", "--file", directory.file("credentials.tkstore"), "--passphrase-file", passphrase]
     }
 
