@@ -160,9 +160,17 @@ let package = Package(
             path: "Tests/StoreStress",
             swiftSettings: strictSettings
         ),
+        // A helper the unlock-prompt tests run in a private, locked keyring (libsecret keeps
+        // one session-bus connection per process). Not a product.
+        .executableTarget(
+            name: "tokenkit-secret-service-helper",
+            dependencies: ["TokenKitSecretService", "TokenKitStore"],
+            path: "Tests/SecretServiceHelper",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TokenKitStoreTests",
-            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "TokenKitPostgres", "PostgresTestSupport"],
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "tokenkit-secret-service-helper", "TokenKitPostgres", "PostgresTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

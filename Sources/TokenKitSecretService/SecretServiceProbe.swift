@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TokenKitStore
 internal import CLibSecret
 
 /// Whether a Secret Service answers on the D-Bus session bus, and why (not).
@@ -65,7 +66,7 @@ public enum SecretServiceProbe {
             return SecretServiceStatus(
                 isAvailable: false,
                 reason: deadline.expired || error.isTimeout || error.isCancelled
-                    ? "the D-Bus session bus did not answer within \(format(timeout)) s"
+                    ? "the D-Bus session bus did not answer within \(SecondsText.format(timeout)) s"
                     : "cannot connect to the D-Bus session bus (\(error.message))")
         }
         defer { g_dbus_connection_close_sync(connection.opaque, nil, nil) }
@@ -93,7 +94,7 @@ public enum SecretServiceProbe {
             return SecretServiceStatus(
                 isAvailable: false,
                 reason: deadline.expired || error.isTimeout || error.isCancelled
-                    ? "the D-Bus session bus did not answer within \(format(timeout)) s"
+                    ? "the D-Bus session bus did not answer within \(SecondsText.format(timeout)) s"
                     : "the D-Bus session bus failed to answer (\(error.message))")
         }
     }
@@ -107,9 +108,5 @@ public enum SecretServiceProbe {
             if stat(socket, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK { return "unix:path=\(socket)" }
         }
         return nil
-    }
-
-    static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.2f", seconds)
     }
 }

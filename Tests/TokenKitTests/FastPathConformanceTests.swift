@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import TokenKit
 
 /// The fast paths (ClaimsScanner, HeaderCache, the in-place verifier) must accept exactly what
@@ -135,18 +136,44 @@ import Testing
         }
     }
 
+    /// An independent reference for strict, unpadded base64url (RFC 7515 §2, RFC 4648 §5):
+    /// only the URL alphabet, no padding, and canonical (Foundation's decoder re-encodes to
+    /// the same text, so non-zero trailing bits are refused).
+    static func referenceBase64URLDecode(_ text: String) -> [UInt8]? {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        guard text.utf8.allSatisfy(alphabet.contains) else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: standard) else { return nil }
+        let canonical = data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return canonical == text ? [UInt8](data) : nil
+    }
+
     @Test func base64FastDecoderAgreesWithTheReference() throws {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ .".utf8)
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5000 {
+        let seed: UInt64 = 0x7A11_C0DE
+        var generator = SplitMix64(seed: seed)
+        var accepted = 0
+        for _ in 0..<20_000 {
             let length = Int.random(in: 0..<12, using: &generator)
-            let text = String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
-            let fast = Result { () throws(Base64URL.DecodingFailure) in try Base64URL.decode(text) }
-            let reencoded = (try? fast.get()).map { Base64URL.encode($0) }
-            if let reencoded { #expect(reencoded == text, "\(text) is not canonical yet decoded") }
+            let text = String(decoding: (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
+            let fast = try? Base64URL.decode(text)
+            let reference = Self.referenceBase64URLDecode(text)
+            #expect(fast == reference, "seed \(seed): \(text)")
+            if reference != nil { accepted += 1 }
         }
+        // The sample must exercise both answers, or the comparison proves little.
+        #expect(accepted > 1_000 && accepted < 19_000, "seed \(seed): \(accepted) accepted")
         for bytes in [[UInt8](), [0], [0, 1], [0, 1, 2], [255, 254, 253, 252], Array(0...255)] {
             #expect(try Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+            #expect(Self.referenceBase64URLDecode(Base64URL.encode(bytes)) == bytes)
+        }
+        // Non-canonical trailing bits, padding and the standard alphabet are refused by both.
+        for text in ["AB", "AAB", "AA==", "A+/A", "A", "QR", "QUJ"] {
+            #expect(Self.referenceBase64URLDecode(text) == nil, "reference accepts \(text)")
+            #expect(throws: Base64URL.DecodingFailure.self, "fast path accepts \(text)") { try Base64URL.decode(text) }
         }
     }
 
@@ -205,26 +232,34 @@ import Testing
         }
     }
 
+    /// Eight tasks share one verifier (and its pooled OpenSSL contexts) for ECDSA and HMAC,
+    /// and one signer: every answer must be right, and a tampered token must fail every time,
+    /// so a context reused while another task holds it would show as a wrong answer.
     @Test func concurrentVerifiesShareContextsSafely() async throws {
         let key = try JWTKey.generate(for: .es256)
         let signer = try JWTSigner(key: key)
-        let verifier = JWTVerifier(key: key)
+        let verifier = JWTVerifier(key: try key.publicKey(), options: ValidationOptions(algorithms: [.es256]))
         let hmacKey = try JWTKey.hmac(secret: Array(repeating: 1, count: 32))
         let hmacVerifier = JWTVerifier(key: hmacKey)
         let exp = JWTClaims(JSONObject([("exp", .number(JSONNumber(4102444800)))]))
         let token = try signer.sign(exp)
         let hmacToken = try JWTSigner(key: hmacKey).sign(exp)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let tampered = String(hmacToken.dropLast(2)) + (hmacToken.hasSuffix("AA") ? "AE" : "AA")
+        let answers = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
                 group.addTask {
+                    var right = 0
                     for _ in 0..<50 {
-                        _ = try verifier.verify(token)
-                        _ = try hmacVerifier.verify(hmacToken)
-                        _ = try signer.sign(exp)
+                        if try verifier.verify(token).claims.expiration() == 4102444800 { right += 1 }
+                        if try hmacVerifier.verify(hmacToken).claims.expiration() == 4102444800 { right += 1 }
+                        if try verifier.verify(try signer.sign(exp)).claims.expiration() == 4102444800 { right += 1 }
+                        if (try? hmacVerifier.verify(tampered)) == nil { right += 1 }
                     }
+                    return right
                 }
             }
-            try await group.waitForAll()
+            return try await group.reduce(0, +)
         }
+        #expect(answers == 8 * 50 * 4)
     }
 }

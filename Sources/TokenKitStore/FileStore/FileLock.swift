@@ -55,7 +55,7 @@ package final class FileLock {
             }
             guard clock.now < deadline else {
                 close(fd)
-                throw .init(code: .timeout, message: "timed out after \(Int(timeout)) s waiting for the lock \(path): another process holds it")
+                throw .init(code: .timeout, message: "timed out after \(SecondsText.format(timeout)) s waiting for the lock \(path): another process holds it")
             }
             usleep(UInt32(pause * 1_000_000))
             pause = min(pause * 2, 0.05)

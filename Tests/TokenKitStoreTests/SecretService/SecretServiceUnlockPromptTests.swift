@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// A locked default collection, in a private keyring of its own (a nested
+/// `scripts/with-secret-service`, locked over D-Bus the way a screen locker does), read by
+/// `tokenkit-secret-service-helper` in a child process:
+/// - without `allowsUnlockPrompt` the store reports `locked` at once and never prompts;
+/// - with it, the store asks gnome-keyring to prompt; the private bus has no prompter (no
+///   display), so the prompt ends dismissed and the store reports `dismissed`, not "absent".
+///
+/// What cannot run here: a prompt answered by a user (needs a display and gcr-prompter).
+@Suite struct SecretServiceUnlockPromptTests {
+    /// Runs the helper against a freshly locked private keyring; returns its stdout line.
+    func loadFromLockedKeyring(prompt: Bool) throws -> (status: Int32, output: String) {
+        let helper = try #require(TestEnvironment.builtBinary(named: "tokenkit-secret-service-helper"))
+        let wrapper = TestEnvironment.packageRoot.appendingPathComponent("scripts/with-secret-service").path
+        let lockFile = NSTemporaryDirectory() + "tokenkit-unlock-\(UUID().uuidString.prefix(8)).lock"
+        defer { try? FileManager.default.removeItem(atPath: lockFile) }
+        // Lock the default collection (gnome-keyring locks without a prompt), check that it
+        // is locked, then run the helper on the same private bus.
+        let script = #"""
+            set -e
+            call() { dbus-send --session --print-reply=literal --reply-timeout=5000 --dest=org.freedesktop.secrets "$@"; }
+            coll=$(call /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default | tr -d ' ')
+            call /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock "array:objpath:$coll" >/dev/null
+            call "$coll" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked | grep -q true
+            exec "$@"
+            """#
+        return try TestEnvironment.run(
+            wrapper, ["/bin/bash", "-c", script, "lock-then", helper, "load", prompt ? "--prompt" : "--no-prompt", "svc", "acct", lockFile],
+            environment: ["WITH_SECRET_SERVICE_NO_INSTALL": "1"])
+    }
+
+    @Test("a locked collection is reported as locked, with a hint, when prompting is not allowed")
+    func lockedWithoutPrompt() throws {
+        let (status, output) = try loadFromLockedKeyring(prompt: false)
+        #expect(status == 1, "\(output)")
+        #expect(output.hasPrefix("error locked: the default keyring collection is locked"), "\(output)")
+        #expect(output.contains("unlock it"), "\(output)")
+    }
+
+    @Test("an unlock prompt that ends dismissed is reported as dismissed, not as a missing credential")
+    func dismissedPrompt() throws {
+        let (status, output) = try loadFromLockedKeyring(prompt: true)
+        #expect(status == 1, "\(output)")
+        #expect(output.hasPrefix("error dismissed: the unlock prompt for the default keyring collection was dismissed"), "\(output)")
+    }
+}
