@@ -28,7 +28,7 @@ import Testing
             """#
         return try TestEnvironment.run(
             wrapper, ["/bin/bash", "-c", script, "lock-then", helper, "load", prompt ? "--prompt" : "--no-prompt", "svc", "acct", lockFile],
-            environment: ["WITH_SECRET_SERVICE_NO_INSTALL": "1"])
+            environment: ["WITH_SECRET_SERVICE_NO_INSTALL": "1", "WITH_SECRET_SERVICE_TIMEOUT": "60"])
     }
 
     @Test("a locked collection is reported as locked, with a hint, when prompting is not allowed")
