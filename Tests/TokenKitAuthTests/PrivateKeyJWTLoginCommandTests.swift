@@ -73,7 +73,7 @@ struct PrivateKeyJWTLoginCommandTests {
             #expect(logout.status == 0, "logout: \(logout.stderr)")
             #expect(!logout.stderr.contains("warning"), "logout: \(logout.stderr)")
             let revocations = await server.state.revocations
-            #expect(revocations.map(\.token) == [try #require(refreshed.refreshToken), refreshed.accessToken])
+            #expect(revocations.map { $0.token } == [try #require(refreshed.refreshToken), refreshed.accessToken])
 
             // Every request carried a fresh assertion the server verified.
             let assertions = await server.state.assertions

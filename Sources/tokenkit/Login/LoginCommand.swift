@@ -67,7 +67,7 @@ struct LoginCommand: AsyncParsableCommand {
         let seconds = timeout?.seconds ?? 300
         guard (1...86_400).contains(seconds) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 second to 1 day") }
         try clientAuth.checkUsage()
-        let client = try clientAuth.fromFlags() ?? .none
+        let client = try clientAuth.fromFlags() ?? .publicClient
         let authentication = client.authentication
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)

@@ -38,7 +38,7 @@ struct ClientAuthOptions: ParsableArguments {
         let file: String?
 
         /// A public client.
-        static let none = Resolved(authentication: .none, file: nil)
+        static let publicClient = Resolved(authentication: .none, file: nil)
     }
 
     /// Whether `--client-secret-file` or `--client-key` was given.
@@ -76,7 +76,7 @@ struct ClientAuthOptions: ParsableArguments {
         let method = configuration.authMethod
         switch method {
         case "none":
-            return .none
+            return .publicClient
         case "private_key_jwt":
             guard let path = configuration.clientCredentialFile else {
                 throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login authenticates with private_key_jwt: give --client-key")

@@ -99,7 +99,7 @@ struct TokenCommand: AsyncParsableCommand {
         let http = URLSessionTransport(timeout: TimeInterval(timeoutSeconds))
         let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
         let (endpoint, clientID): (URL, String)
-        var authentication = flagged ?? .none
+        var authentication = flagged ?? .publicClient
         if let discovered {
             (endpoint, clientID) = discovered
         } else {
