@@ -145,4 +145,44 @@ struct PrivateKeyJWTLoginCommandTests {
             }
         }
     }
+
+    @Test("a client-secret login stores the secret file's path: token reuses it (client_secret_post kept); a secret from stdin is not stored, so token asks for it (exit 64)")
+    func secretFileLogin() async throws {
+        let cli = try CLIProcess.locate()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try await ServiceTokenServer.with { server in
+            await server.state.set(clientAuth: .post)
+            let secretPath = sandbox.root + "/client-secret"
+            #expect(FileManager.default.createFile(
+                atPath: secretPath, contents: Data((ServiceServerState.clientSecret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+            var arguments = loginArguments(server, sandbox, keyPath: "unused")
+            let keyFlag = try #require(arguments.firstIndex(of: "--client-key"))
+            arguments.replaceSubrange(keyFlag...(keyFlag + 1), with: ["--client-secret-file", secretPath, "--client-auth", "post"])
+            let login = try await cli.run(arguments, environment: sandbox.environment)
+            #expect(login.status == 0, "login: \(login.stderr)")
+            let tokens = try await stored(cli, sandbox)
+            #expect(tokens.metadata["login.auth_method"] == "client_secret_post")
+            #expect(tokens.metadata["login.client_credential_file"] == secretPath)
+            #expect(!String(decoding: tokens.jsonBytes(), as: UTF8.self).contains(ServiceServerState.clientSecret))
+
+            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            #expect(token.status == 0, "token: \(token.stderr)")
+            #expect(await server.state.lastForm["grant_type"] == "refresh_token")
+            #expect(await server.state.lastForm["client_secret"] == ServiceServerState.clientSecret)
+
+            // The same login with the secret on stdin: nothing to read it from later.
+            var fromStdin = arguments
+            let secretFlag = try #require(fromStdin.firstIndex(of: secretPath))
+            fromStdin[secretFlag] = "-"
+            let again = try await cli.run(fromStdin, stdin: ServiceServerState.clientSecret + "\n", environment: sandbox.environment)
+            #expect(again.status == 0, "login: \(again.stderr)")
+            #expect(try await stored(cli, sandbox).metadata["login.client_credential_file"] == nil)
+            let requests = await server.state.tokenRequests
+            let refused = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            #expect(refused.status == 64)
+            #expect(refused.stderr == "error: the stored login authenticates with client_secret_post: give --client-secret-file\n")
+            #expect(await server.state.tokenRequests == requests)
+        }
+    }
 }
