@@ -23,6 +23,14 @@ struct PrivateKeyJWTLoginCommandTests {
         return path
     }
 
+    /// A fresh ES256 key registered with `server` as the client's key, written to a key file
+    /// with `mode`; returns the file's path.
+    func registeredKeyFile(_ server: ServiceTokenServer, _ sandbox: Sandbox, mode: Int = 0o600) async throws -> String {
+        let key = try JWTKey.generate(for: .es256)
+        await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
+        return try keyFile(sandbox, key, mode: mode)
+    }
+
     func loginArguments(_ server: ServiceTokenServer, _ sandbox: Sandbox, keyPath: String) -> [String] {
         ["login", "--device"] + Self.key + [
             "--token-endpoint", server.tokenEndpoint.absoluteString,
@@ -44,9 +52,7 @@ struct PrivateKeyJWTLoginCommandTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
-            let key = try JWTKey.generate(for: .es256)
-            await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
-            let keyPath = try keyFile(sandbox, key)
+            let keyPath = try await registeredKeyFile(server, sandbox)
 
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
             #expect(login.status == 0, "login: \(login.stderr)")
@@ -95,9 +101,7 @@ struct PrivateKeyJWTLoginCommandTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
-            let key = try JWTKey.generate(for: .es256)
-            await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
-            let keyPath = try keyFile(sandbox, key, mode: 0o640)
+            let keyPath = try await registeredKeyFile(server, sandbox, mode: 0o640)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
             #expect(login.status == 2)
             #expect(login.stderr.hasPrefix("error: ") && login.stderr.contains("mode 0640"))
@@ -129,9 +133,7 @@ struct PrivateKeyJWTLoginCommandTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
-            let key = try JWTKey.generate(for: .es256)
-            await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
-            let keyPath = try keyFile(sandbox, key)
+            let keyPath = try await registeredKeyFile(server, sandbox)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
             #expect(login.status == 0, "login: \(login.stderr)")
             try await ServiceTokenServer.with { other in
