@@ -59,7 +59,7 @@ struct OpenIDDiscoveryTests {
             let error = await #expect(throws: AuthError.self) {
                 _ = try await OpenIDDiscovery(issuer: issuer, transport: URLSessionTransport()).fetch()
             }
-            #expect(error?.code == .invalidResponse)
+            #expect(error?.code == .responseMismatch)
             #expect(error?.message.contains("expected exactly") == true)
         }
     }

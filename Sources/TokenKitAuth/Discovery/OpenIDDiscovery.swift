@@ -13,7 +13,7 @@ import TokenKit
 /// first load). Errors are ``AuthError``s: ``AuthError/Code/invalidConfiguration`` for an
 /// unusable issuer URL, ``AuthError/Code/network`` for transport failures, timeouts,
 /// oversized bodies and refused redirects, ``AuthError/Code/invalidResponse`` for a bad
-/// status or document.
+/// status or document, ``AuthError/Code/responseMismatch`` for a document of another issuer.
 public struct OpenIDDiscovery: Sendable {
     /// The issuer identifier, exactly as configured (and as the tokens' `iss`).
     public let issuer: String

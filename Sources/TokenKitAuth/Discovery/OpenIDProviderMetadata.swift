@@ -43,8 +43,10 @@ public struct OpenIDProviderMetadata: Sendable {
 
     /// Decodes a discovery document and checks it belongs to `expectedIssuer`.
     ///
-    /// - Throws: ``AuthError`` with code ``AuthError/Code/invalidResponse`` naming the
-    ///   problem: not a JSON object, `issuer` missing or different, a member of the wrong type.
+    /// - Throws: ``AuthError`` naming the problem: ``AuthError/Code/responseMismatch`` when
+    ///   `issuer` differs from `expectedIssuer` (a mix-up, not a malformed document);
+    ///   ``AuthError/Code/invalidResponse`` when it is not a JSON object, `issuer` is missing,
+    ///   or a member has the wrong type.
     public init(json bytes: [UInt8], expectedIssuer: String) throws(AuthError) {
         let value: JSONValue
         do { value = try JSONValue(parsingBytes: bytes, maxDepth: 8) } catch {
@@ -53,7 +55,9 @@ public struct OpenIDProviderMetadata: Sendable {
         guard let object = value.objectValue else { throw Self.invalid("not a JSON object") }
         guard let issuer = object["issuer"]?.stringValue else { throw Self.invalid("\"issuer\" is missing or not a string") }
         guard Array(issuer.utf8) == Array(expectedIssuer.utf8) else {
-            throw Self.invalid("\"issuer\" is \"\(Self.shorten(issuer))\", expected exactly \"\(Self.shorten(expectedIssuer))\"")
+            throw AuthError(
+                code: .responseMismatch,
+                message: "invalid discovery document: \"issuer\" is \"\(Self.shorten(issuer))\", expected exactly \"\(Self.shorten(expectedIssuer))\"")
         }
         self.issuer = issuer
         jwksURI = try Self.url(object, "jwks_uri")

@@ -183,7 +183,7 @@ enum SignInIDToken {
             copy.idToken = nil  // an ID token that cannot be validated is not kept
             return copy
         }
-        let keys = try await OpenIDConfigurationFetch.keys(jwksURI, transport: transport)
+        let keys = try await SignInDiscovery.keys(jwksURI, transport: transport)
         let claims = try IDTokenValidator(issuer: issuer, clientID: configuration.clientID).validate(idToken, nonce: nonce, keys: keys, now: now)
         var copy = tokenSet
         if let subject = try? claims.subject() { copy.metadata[subjectKey] = subject }

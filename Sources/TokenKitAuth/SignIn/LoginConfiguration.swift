@@ -5,7 +5,8 @@ import TokenKitStore
 /// authenticates. Stored with the token set (in ``TokenSet/metadata``, under `login.*` keys) so
 /// that refreshing, printing a token or signing out later needs nothing repeated.
 ///
-/// Guarantees: holds no secret (a client secret or key stays in its file); every endpoint it
+/// Guarantees: holds no secret (a client secret or private key stays in its file; only the
+/// file's path is kept, in ``clientCredentialFile``); every endpoint it
 /// accepts is `https`, or `http` on a loopback address, and has no user info or fragment.
 /// It does not prove the endpoints belong to the issuer: that is discovery's job.
 public struct LoginConfiguration: Sendable, Equatable {
@@ -25,13 +26,17 @@ public struct LoginConfiguration: Sendable, Equatable {
     public var clientID: String
     /// The client authentication method name (`"none"`, `"client_secret_basic"`, …).
     public var authMethod: String
+    /// The absolute path of the file holding the client secret or the `private_key_jwt` key,
+    /// when the login was made with one: read again (with the same permission checks) when
+    /// the login is refreshed or revoked. Never the secret or key itself.
+    public var clientCredentialFile: String?
 
     /// Creates a configuration; throws ``AuthError/Code/invalidConfiguration`` naming an unsafe
     /// endpoint or an empty client id.
     public init(
         issuer: String? = nil, authorizationEndpoint: URL? = nil, tokenEndpoint: URL,
         deviceAuthorizationEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
-        clientID: String, authMethod: String = "none"
+        clientID: String, authMethod: String = "none", clientCredentialFile: String? = nil
     ) throws(AuthError) {
         guard !clientID.isEmpty else { throw .invalidConfiguration("client id must not be empty") }
         for (name, url) in [
@@ -52,6 +57,7 @@ public struct LoginConfiguration: Sendable, Equatable {
         self.jwksURI = jwksURI
         self.clientID = clientID
         self.authMethod = authMethod
+        self.clientCredentialFile = clientCredentialFile
     }
 
     /// The metadata keys used in a stored token set.
@@ -64,6 +70,7 @@ public struct LoginConfiguration: Sendable, Equatable {
         static let jwksURI = "login.jwks_uri"
         static let clientID = "login.client_id"
         static let authMethod = "login.auth_method"
+        static let clientCredentialFile = "login.client_credential_file"
     }
 
     /// The configuration stored in `tokenSet`, or `nil` when it holds none (a token set put
@@ -83,7 +90,7 @@ public struct LoginConfiguration: Sendable, Equatable {
             issuer: m[Key.issuer], authorizationEndpoint: try url(Key.authorizationEndpoint),
             tokenEndpoint: tokenEndpoint, deviceAuthorizationEndpoint: try url(Key.deviceAuthorizationEndpoint),
             revocationEndpoint: try url(Key.revocationEndpoint), jwksURI: try url(Key.jwksURI),
-            clientID: clientID, authMethod: m[Key.authMethod] ?? "none")
+            clientID: clientID, authMethod: m[Key.authMethod] ?? "none", clientCredentialFile: m[Key.clientCredentialFile])
     }
 
     /// `tokenSet` with this configuration written into its metadata (other keys kept).
@@ -94,7 +101,7 @@ public struct LoginConfiguration: Sendable, Equatable {
             (Key.tokenEndpoint, tokenEndpoint.absoluteString),
             (Key.deviceAuthorizationEndpoint, deviceAuthorizationEndpoint?.absoluteString),
             (Key.revocationEndpoint, revocationEndpoint?.absoluteString), (Key.jwksURI, jwksURI?.absoluteString),
-            (Key.clientID, clientID), (Key.authMethod, authMethod),
+            (Key.clientID, clientID), (Key.authMethod, authMethod), (Key.clientCredentialFile, clientCredentialFile),
         ]
         for (key, value) in values { copy.metadata[key] = value }
         return copy

@@ -14,16 +14,23 @@ public struct TokenRevocation: Sendable {
     /// The OAuth client id.
     public let clientID: String
     private let clientAuthentication: ClientAuthentication
+    private let audience: URL?
     private let transport: any HTTPTransport
 
     /// Creates the revoker; throws ``AuthError/Code/invalidConfiguration`` for an unsafe endpoint.
-    public init(endpoint: URL, clientID: String, clientAuthentication: ClientAuthentication = .none, transport: any HTTPTransport) throws(AuthError) {
+    /// `tokenEndpoint` is the `aud` of `private_key_jwt` assertions (RFC 7523 §3: the
+    /// authorization server's token endpoint); without it the revocation endpoint is used.
+    public init(
+        endpoint: URL, clientID: String, clientAuthentication: ClientAuthentication = .none, tokenEndpoint: URL? = nil,
+        transport: any HTTPTransport
+    ) throws(AuthError) {
         do { try TokenEndpoint.validate(endpoint) } catch {
             throw .invalidConfiguration(error.message.replacingOccurrences(of: "token endpoint", with: "revocation endpoint"))
         }
         self.endpoint = endpoint
         self.clientID = clientID
         self.clientAuthentication = clientAuthentication
+        self.audience = tokenEndpoint
         self.transport = transport
     }
 
@@ -38,7 +45,7 @@ public struct TokenRevocation: Sendable {
     }
 
     private func revoke(_ token: String, hint: String) async throws(AuthError) {
-        let request = try clientAuthentication.formPost(to: endpoint, clientID: clientID, form: [("token", token), ("token_type_hint", hint)])
+        let request = try clientAuthentication.formPost(to: endpoint, clientID: clientID, form: [("token", token), ("token_type_hint", hint)], audience: audience)
         let response = try await SignInTokenRequest.send(request, "revoking the \(hint.replacingOccurrences(of: "_", with: " "))", transport: transport)
         guard response.status == 200 else {
             let error = TokenEndpointResponse.error(from: response)

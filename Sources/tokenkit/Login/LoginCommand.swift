@@ -9,8 +9,8 @@ import TokenKitURLSession
 ///
 /// Guarantees: nothing on stdout; on success one stderr line naming the subject (when an ID
 /// token told it) and the backend, exit 0. Denied, expired, a bad `state`/`iss`/ID token: exit 1
-/// with one `error:` line, nothing stored. Network or server failure: exit 2. Secrets come from
-/// files, never from arguments.
+/// with one `error:` line, nothing stored. Network or server failure: exit 2. Secrets and keys
+/// come from files that other users cannot read, never from arguments; only their paths are stored.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
@@ -19,8 +19,12 @@ struct LoginCommand: AsyncParsableCommand {
             Default: opens the browser ($BROWSER, else xdg-open) on the authorization URL and waits \
             for the redirect on http://127.0.0.1:PORT/callback. --no-browser prints the URL on stderr \
             instead; --device prints the verification URI and user code on stderr and polls. \
-            The issuer, endpoints, client id and auth method are stored with the tokens, so \
-            `tokenkit token` and `tokenkit logout` need no endpoint flags afterwards. \
+            The client authenticates with --client-secret-file (--client-auth basic or post) or \
+            --client-key (private_key_jwt, RFC 7523), or not at all (a public client). \
+            The issuer, endpoints, client id and auth method are stored with the tokens, with the \
+            path of the secret or key file (never its contents; a secret read from stdin is not \
+            stored), so `tokenkit token` and `tokenkit logout` need no endpoint or client flags \
+            afterwards. \
             Exit codes: 0 signed in; 1 denied, expired, or a bad state/iss/ID token; 2 network, \
             server or storage failure; 64 usage error.
             """)
@@ -28,11 +32,7 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var key: CredentialKeyOptions
     @OptionGroup var endpoints: LoginEndpointOptions
 
-    @Option(name: .customLong("client-secret-file"), help: "A file holding the client secret (confidential clients; sent with HTTP Basic).")
-    var clientSecretFile: String?
-
-    @Option(name: .customLong("client-key"), help: "A private key file for private_key_jwt client authentication.")
-    var clientKey: String?
+    @OptionGroup var clientAuth: ClientAuthOptions
 
     @Option(name: .customLong("scope"), help: "A scope to request (repeat for several; openid turns on ID-token validation).")
     var scopes: [String] = []
@@ -64,24 +64,27 @@ struct LoginCommand: AsyncParsableCommand {
     private func signIn() async throws {
         let credentialKey = try key.key()
         guard !(device && noBrowser) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--device and --no-browser exclude each other") }
-        guard clientKey == nil else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-key (private_key_jwt) is not supported by this build")
-        }
         let seconds = timeout?.seconds ?? 300
         guard (1...86_400).contains(seconds) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 second to 1 day") }
-        let authentication = try clientSecretFile.map { .clientSecretBasic(secret: try ClientSecretFile.read($0)) } ?? ClientAuthentication.none
+        try clientAuth.checkUsage()
+        let client = try clientAuth.fromFlags() ?? .publicClient
+        let authentication = client.authentication
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
         let transport = URLSessionTransport(timeout: 30)
-        let configuration = try await endpoints.configuration(authMethod: authentication.description, transport: transport)
+        let configuration = try await endpoints.configuration(authMethod: authentication.methodName, credentialFile: client.file, transport: transport)
         let tokenSet: TokenSet
         if device {
             let flow = try DeviceCodeSignIn(configuration: configuration, scopes: scopes, clientAuthentication: authentication, transport: transport)
-            let authorization = try await flow.start()
-            var line = "To sign in, open \(authorization.verificationURI) and enter the code \(authorization.userCode)"
-            if let complete = authorization.verificationURIComplete { line += " (or open \(complete))" }
-            StandardStreams.writeError(StandardStreams.oneLine(line))
-            tokenSet = try await withDeadline(seconds: seconds) { try await flow.waitForApproval(authorization) }
+            // The deadline covers the device authorization request too: a server that never
+            // answers ends the login after --timeout like a user who never approves.
+            tokenSet = try await withDeadline(seconds: seconds) {
+                let authorization = try await flow.start()
+                var line = "To sign in, open \(authorization.verificationURI) and enter the code \(authorization.userCode)"
+                if let complete = authorization.verificationURIComplete { line += " (or open \(complete))" }
+                StandardStreams.writeError(StandardStreams.oneLine(line))
+                return try await flow.waitForApproval(authorization)
+            }
         } else {
             let opener: any BrowserOpener = noBrowser
                 ? ClosureBrowserOpener { url in StandardStreams.writeError("Open this URL in a browser to sign in: \(url.absoluteString)") }

@@ -23,8 +23,9 @@ struct LoginEndpointOptions: ParsableArguments {
     @Option(name: .customLong("client-id"), help: "The OAuth client id.")
     var clientID: String
 
-    /// The login configuration: discovered from `--issuer`, else from the endpoint options.
-    func configuration(authMethod: String, transport: any HTTPTransport) async throws -> LoginConfiguration {
+    /// The login configuration: discovered from `--issuer`, else from the endpoint options; it
+    /// records `authMethod` and the path of the client's secret or key file, `credentialFile`.
+    func configuration(authMethod: String, credentialFile: String?, transport: any HTTPTransport) async throws -> LoginConfiguration {
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
             guard let url = URL(string: text), url.scheme != nil else {
@@ -45,13 +46,14 @@ struct LoginEndpointOptions: ParsableArguments {
                 issuer: configuration.issuer, authorizationEndpoint: configuration.authorizationEndpoint,
                 tokenEndpoint: configuration.tokenEndpoint, deviceAuthorizationEndpoint: configuration.deviceAuthorizationEndpoint,
                 revocationEndpoint: configuration.revocationEndpoint, jwksURI: configuration.jwksURI,
-                clientID: clientID, authMethod: authMethod)
+                clientID: clientID, authMethod: authMethod, clientCredentialFile: credentialFile)
         }
         guard let token = try url(tokenEndpoint, "--token-endpoint") else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "give --issuer, or --token-endpoint (with --authorization-endpoint or --device-authorization-endpoint)")
         }
         return try LoginConfiguration(
             authorizationEndpoint: try url(authorizationEndpoint, "--authorization-endpoint"), tokenEndpoint: token,
-            deviceAuthorizationEndpoint: device, revocationEndpoint: revocation, clientID: clientID, authMethod: authMethod)
+            deviceAuthorizationEndpoint: device, revocationEndpoint: revocation, clientID: clientID, authMethod: authMethod,
+            clientCredentialFile: credentialFile)
     }
 }

@@ -14,6 +14,8 @@ struct LogoutCommand: AsyncParsableCommand {
         commandName: "logout",
         abstract: "Revoke and delete a stored login.",
         discussion: """
+            The revocation request authenticates the client as the login did (its stored method \
+            and secret or key file), unless --client-secret-file or --client-key is given. \
             Exit codes: 0 deleted (a failed revocation is reported as a warning); 1 nothing stored; \
             2 storage failure; 64 usage error.
             """)
@@ -23,8 +25,7 @@ struct LogoutCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-revoke"), help: "Delete the stored login without contacting the server.")
     var noRevoke = false
 
-    @Option(name: .customLong("client-secret-file"), help: "A file holding the client secret, for confidential clients' revocation requests.")
-    var clientSecretFile: String?
+    @OptionGroup var clientAuth: ClientAuthOptions
 
     @OptionGroup var backend: BackendOptions
 
@@ -40,12 +41,25 @@ struct LogoutCommand: AsyncParsableCommand {
 
     private func signOut() async throws {
         let credentialKey = try key.key()
-        let authentication = try clientSecretFile.map { .clientSecretBasic(secret: try ClientSecretFile.read($0)) } ?? ClientAuthentication.none
+        let flagged = try clientAuth.fromFlags()
         let opened = try await backend.openStore()
         let transport = URLSessionTransport(timeout: 30)
         let outcome = try await SignOut.run(store: opened.store, key: credentialKey, revoke: !noRevoke) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }
-            return try TokenRevocation(endpoint: endpoint, clientID: configuration.clientID, clientAuthentication: authentication, transport: transport)
+            let client: ClientAuthOptions.Resolved
+            if let flagged {
+                client = flagged
+            } else {
+                // The login's own client authentication; if its file cannot be read any more,
+                // revocation fails (a warning) and the login is still deleted.
+                do { client = try ClientAuthOptions.stored(configuration) } catch {
+                    let reason = (error as? CLIFailure)?.message ?? "\(type(of: error))"
+                    throw .invalidConfiguration("cannot authenticate the revocation request: \(reason)")
+                }
+            }
+            return try TokenRevocation(
+                endpoint: endpoint, clientID: configuration.clientID, clientAuthentication: client.authentication,
+                tokenEndpoint: configuration.tokenEndpoint, transport: transport)
         }
         if let failure = outcome.revocationError {
             StandardStreams.writeError("warning: \(StandardStreams.oneLine(failure.message)); the local login was deleted anyway")

@@ -9,7 +9,11 @@ import TokenKitURLSession
 enum KeyLoading {
     /// A key file: PEM, or JSON holding a JWK or a JWKS.
     static func keys(fromFile path: String, purpose: Purpose) throws -> JWKSet {
-        let bytes = try TokenInput.readFile(path, what: "key file")
+        try keys(fromBytes: try TokenInput.readFile(path, what: "key file"), path: path, purpose: purpose)
+    }
+
+    /// The keys in `bytes` read from `path` (named in errors): PEM, or JSON holding a JWK or a JWKS.
+    static func keys(fromBytes bytes: [UInt8], path: String, purpose: Purpose) throws -> JWKSet {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CLIFailure.io("key file \(path) is not text (expected PEM or JWK JSON)")
         }

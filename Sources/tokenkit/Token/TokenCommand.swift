@@ -25,6 +25,10 @@ struct TokenCommand: AsyncParsableCommand {
             The request must finish within --timeout seconds in total (default 30). Tokens outside \
             their RFC 6749/6750 character sets are refused (exit 2) and never saved or printed. An \
             answer without expires_in is treated as valid for 5 minutes. \
+            After `tokenkit login` no endpoint or client flags are needed: the token endpoint, \
+            client id and client authentication are stored with the login (the method and the path \
+            of the --client-secret-file or --client-key file, never the secret or key, which is read \
+            again from that file and only sent to the stored token endpoint). \
             Exit codes: 0 token printed; 1 sign-in required (nothing stored, or the refresh token was \
             rejected: the stored credential is then removed) or the refresh was refused; 2 I/O, \
             network, storage or key error; 64 usage error. \
@@ -43,10 +47,7 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(name: .customLong("client-id"), help: "The OAuth client id; default: the one stored by `tokenkit login`.")
     var clientID: String?
 
-    @Option(
-        name: .customLong("client-secret-file"),
-        help: "A file holding the client secret (sent with HTTP Basic unless --client-auth post; - reads it from stdin); without it the client is public and client_id goes in the form.")
-    var clientSecretFile: String?
+    @OptionGroup var clientAuth: ClientAuthOptions
 
     @Option(help: "Refresh when the access token expires within this long: seconds, or 90s, 5m, 1h (default: 60 seconds).")
     var skew: DurationArgument?
@@ -90,19 +91,27 @@ struct TokenCommand: AsyncParsableCommand {
         guard (1...600).contains(timeoutSeconds) else {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 to 600 seconds")
         }
-        let authentication = try client.authentication(secretFile: clientSecretFile)
+        try clientAuth.checkUsage()
+        try client.checkUsage(clientAuth: clientAuth)
+        let flagged = try clientAuth.fromFlags()
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
         let http = URLSessionTransport(timeout: TimeInterval(timeoutSeconds))
         let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
         let (endpoint, clientID): (URL, String)
+        var authentication = flagged ?? .publicClient
         if let discovered {
             (endpoint, clientID) = discovered
         } else {
-            (endpoint, clientID) = try await refreshTarget(store: opened.store, key: credentialKey)
+            let stored: LoginConfiguration?
+            (endpoint, clientID, stored) = try await refreshTarget(store: opened.store, key: credentialKey)
+            // The stored client authentication goes only to the stored token endpoint and client.
+            if flagged == nil, let stored, stored.tokenEndpoint == endpoint, stored.clientID == clientID {
+                authentication = try ClientAuthOptions.stored(stored)
+            }
         }
         let grant = try client.refresher(
-            endpoint: endpoint, clientID: clientID, authentication: authentication, transport: http,
+            endpoint: endpoint, clientID: clientID, authentication: authentication.authentication, transport: http,
             requestTimeout: .seconds(timeoutSeconds), assumedLifetime: .seconds(Self.assumedLifetimeSeconds))
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
@@ -115,8 +124,9 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     /// The token endpoint and client id: from the flags, else from the login stored under
-    /// `key` by `tokenkit login` (flags win). Nothing stored: sign-in required (exit 1).
-    private func refreshTarget(store: any TokenStore, key: CredentialKey) async throws -> (URL, String) {
+    /// `key` by `tokenkit login` (flags win), with that stored configuration when it was read.
+    /// Nothing stored: sign-in required (exit 1).
+    private func refreshTarget(store: any TokenStore, key: CredentialKey) async throws -> (URL, String, LoginConfiguration?) {
         var stored: LoginConfiguration?
         if tokenEndpoint == nil || clientID == nil {
             let credential: Credential?
@@ -139,6 +149,6 @@ struct TokenCommand: AsyncParsableCommand {
             throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is required")
         }
         guard let id = clientID ?? stored?.clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required") }
-        return (endpoint, id)
+        return (endpoint, id, stored)
     }
 }

@@ -21,10 +21,11 @@ enum TokenCommandFailure {
         }
     }
 
-    /// 1 for sign-in required and refused refreshes, 64 for unusable options, else 2.
+    /// 1 for sign-in required, refused refreshes and a discovery document of another issuer
+    /// (as `tokenkit login` reports a bad `iss`), 64 for unusable options, else 2.
     static func exitCode(for code: AuthError.Code) -> Int32 {
         switch code {
-        case .signInRequired, .refreshRejected: ExitStatus.rejected
+        case .signInRequired, .refreshRejected, .responseMismatch: ExitStatus.rejected
         case .invalidConfiguration: ExitStatus.usage
         default: ExitStatus.ioOrKey
         }

@@ -125,7 +125,7 @@ struct DjangoOAuthToolkitSignInTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let native = try await configuration(env, client: "NATIVE_CLIENT_ID")
         let other = try await configuration(env, client: "OTHER_CLIENT_ID")
-        let keys = try await OpenIDConfigurationFetch.keys(try #require(native.jwksURI), transport: transport)
+        let keys = try await SignInDiscovery.keys(try #require(native.jwksURI), transport: transport)
         // A real ID token for the native client, bound to the nonce of its own sign-in.
         let flow = try AuthorizationCodeSignIn(
             configuration: native, scopes: ["openid"], transport: transport,

@@ -6,7 +6,10 @@ import TokenKitCrypto
 /// `client_secret_basic`, `client_secret_post` or `private_key_jwt` (assertions verified with
 /// TokenKit's verifier against the registered public key), DPoP-bound tokens (proofs verified
 /// strictly: `typ`, signature by the header's `jwk`, `htm`, `htu`, `iat`, unique `jti`, `ath`,
-/// `nonce`) and a resource endpoint that accepts only what it issued.
+/// `nonce`) and a resource endpoint that accepts only what it issued. For logins of confidential
+/// clients it also offers the device grant (approved at the first poll), the refresh grant
+/// and revocation, each requiring the same client authentication (`aud` of every assertion:
+/// the token endpoint).
 actor ServiceServerState {
     /// How the client must authenticate.
     enum ClientAuth: Sendable {
@@ -37,6 +40,13 @@ actor ServiceServerState {
     private(set) var lastAuthorization: String?
     /// The reason the last request was refused, for test messages.
     private(set) var lastRefusal: String?
+    /// The claims of every client assertion that was accepted, in order.
+    private(set) var assertions: [JWTClaims] = []
+    /// Requests that reached the device authorization endpoint.
+    private(set) var deviceRequests = 0
+    /// Tokens revoked through the revocation endpoint, with their hints.
+    private(set) var revocations: [(token: String, hint: String?)] = []
+    private var refreshTokens: Set<String> = []
     /// Every proof `jkt` that got a token, in order.
     private(set) var boundKeys: [String] = []
     private var tokens: [String: String?] = [:]
@@ -69,9 +79,18 @@ actor ServiceServerState {
         tokenRequests += 1
         lastForm = form
         lastAuthorization = authorization
-        guard form["grant_type"] == "client_credentials" else { return refuse(400, "unsupported_grant_type", "grant") }
+        let grant = form["grant_type"] ?? ""
+        guard ["client_credentials", Self.deviceGrant, "refresh_token"].contains(grant) else {
+            return refuse(400, "unsupported_grant_type", "grant")
+        }
         if let reason = clientAuthFailure(form: form, authorization: authorization, endpoint: endpoint) {
             return refuse(401, "invalid_client", reason)
+        }
+        if grant == Self.deviceGrant, form["device_code"] != Self.deviceCode { return refuse(400, "invalid_grant", "device code") }
+        if grant == "refresh_token" {
+            guard let presented = form["refresh_token"], refreshTokens.remove(presented) != nil else {
+                return refuse(400, "invalid_grant", "refresh token")
+            }
         }
         var jkt: String?
         if let dpop {
@@ -92,10 +111,43 @@ actor ServiceServerState {
         if let jkt { boundKeys.append(jkt) }
         let body: [String: Any] = [
             "access_token": access, "token_type": jkt == nil ? "Bearer" : "DPoP", "expires_in": expiresIn,
-            // RFC 6749 §4.4.3: should not be sent; a client must not rely on it.
-            "refresh_token": "ignored-refresh-token",
+            // RFC 6749 §4.4.3: should not be sent with client credentials; a client must not rely on it.
+            "refresh_token": grant == "client_credentials" ? "ignored-refresh-token" : newRefreshToken(),
         ]
         return Answer(status: 200, body: json(body), headers: tokenNonceRequired ? [("DPoP-Nonce", nonce)] : [])
+    }
+
+    static let deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"
+    static let deviceCode = "svc-device-code"
+
+    /// The device authorization endpoint (RFC 8628 §3.2), client authentication required.
+    func device(form: [String: String], authorization: String?) -> Answer {
+        deviceRequests += 1
+        if let reason = clientAuthFailure(form: form, authorization: authorization, endpoint: baseURL + "/token") {
+            return refuse(401, "invalid_client", reason)
+        }
+        return Answer(status: 200, body: json([
+            "device_code": Self.deviceCode, "user_code": "WDJB-MJHT", "verification_uri": baseURL + "/activate",
+            "expires_in": 600, "interval": 1,
+        ]))
+    }
+
+    /// The revocation endpoint (RFC 7009), client authentication required.
+    func revoke(form: [String: String], authorization: String?) -> Answer {
+        if let reason = clientAuthFailure(form: form, authorization: authorization, endpoint: baseURL + "/token") {
+            return refuse(401, "invalid_client", reason)
+        }
+        guard let token = form["token"] else { return refuse(400, "invalid_request", "no token") }
+        revocations.append((token, form["token_type_hint"]))
+        refreshTokens.remove(token)
+        revoked.insert(token)
+        return Answer(status: 200, body: "")
+    }
+
+    private func newRefreshToken() -> String {
+        let token = "svc-rt-\(UUID().uuidString)"
+        refreshTokens.insert(token)
+        return token
     }
 
     func resource(authorization: String?, dpop: String?) -> Answer {
@@ -158,6 +210,7 @@ actor ServiceServerState {
                 guard let jti = try claims.jwtID(), let exp = try claims.expiration(), let iat = try claims.issuedAt() else { return "claims" }
                 guard exp - iat <= 300 else { return "assertion lives too long" }
                 guard seenJTIs.insert(jti).inserted else { return "assertion jti replayed" }
+                assertions.append(claims)
             } catch {
                 return "assertion: \(error.reason)"
             }

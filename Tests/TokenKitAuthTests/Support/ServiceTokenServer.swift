@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 
 /// A real token endpoint and resource server for service clients on 127.0.0.1 (ephemeral
-/// port), backed by ``ServiceServerState``. Routes: `POST /token`, `GET /resource`.
+/// port), backed by ``ServiceServerState``. Routes: `POST /token`, `GET /resource`,
+/// `POST /device` (device authorization), `POST /revoke` (revocation).
 struct ServiceTokenServer: Sendable {
     let state: ServiceServerState
     let port: Int
@@ -12,6 +13,8 @@ struct ServiceTokenServer: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var tokenEndpoint: URL { baseURL.appendingPathComponent("token") }
     var resourceURL: URL { baseURL.appendingPathComponent("resource") }
+    var deviceEndpoint: URL { baseURL.appendingPathComponent("device") }
+    var revocationEndpoint: URL { baseURL.appendingPathComponent("revoke") }
 
     /// Starts a server whose "now" is `clock`, runs `body` with it, then stops it.
     static func with<T: Sendable>(
@@ -26,6 +29,16 @@ struct ServiceTokenServer: Sendable {
             let answer = await state.token(
                 form: FormBody.parse(String(buffer: bytes)), authorization: request.headers[.authorization],
                 dpop: request.headers[dpopHeader])
+            return response(answer, json: true)
+        }
+        router.post("device") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 1 << 16)
+            let answer = await state.device(form: FormBody.parse(String(buffer: bytes)), authorization: request.headers[.authorization])
+            return response(answer, json: true)
+        }
+        router.post("revoke") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 1 << 16)
+            let answer = await state.revoke(form: FormBody.parse(String(buffer: bytes)), authorization: request.headers[.authorization])
             return response(answer, json: true)
         }
         router.get("resource") { request, _ -> Response in

@@ -1,4 +1,4 @@
-/// Reads the OAuth client secret for `tokenkit token --client-secret-file`.
+/// Reads the OAuth client secret for `--client-secret-file` (`tokenkit login`, `token`, `logout`).
 enum ClientSecretFile {
     /// The largest secret file accepted.
     static let maximumBytes = 4096
