@@ -32,7 +32,7 @@ enum PassphraseReader {
     private static func fromFile(_ path: String) throws -> FileStoreKey {
         var bytes: [UInt8]
         do {
-            bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
+            bytes = try SecretFileReading.read(path, what: "passphrase file", limit: maximumFileBytes)
         } catch let failure as CLIFailure {
             throw StoreCLIError.storage(failure.message)
         }
