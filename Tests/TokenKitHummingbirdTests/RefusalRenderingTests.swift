@@ -17,7 +17,7 @@ struct RefusalRenderingTests {
 
     /// Renders every ``BearerError`` as `{"message":…,"statusCode":N}`, the way the
     /// reference apps publish errors; a role refusal names the role.
-    struct MessageBodyMiddleware: RouterMiddleware {
+    struct MessageBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             do {
                 return try await next(request, context)
@@ -36,7 +36,7 @@ struct RefusalRenderingTests {
     /// `/parent` needs the `parent` role (read from the `role` claim); `/read` the scope `read`.
     static func app(keys: JWKSet) -> some ApplicationProtocol {
         let router = Router(context: Context.self)
-        router.middlewares.add(MessageBodyMiddleware())
+        router.middlewares.add(MessageBodyMiddleware<Context>())
         let protected = router.group()
             .add(middleware: JWTAuthenticator(verifier: KeySourceVerifier(source: keys), realm: realm, rolesClaim: "role"))
         protected.group().add(middleware: RequireScopesMiddleware(roles: ["parent"], realm: realm))

@@ -7,7 +7,7 @@ import TokenKitStore
 @Suite("SecretFile: reading files that hold secrets")
 struct SecretFileTests {
     /// A file in a fresh directory holding `contents` with `mode`.
-    func file(_ contents: String, mode: Int16) throws -> (directory: String, path: String) {
+    func file(_ contents: String, mode: Int) throws -> (directory: String, path: String) {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         let path = directory + "/secret"
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
@@ -22,8 +22,8 @@ struct SecretFileTests {
         #expect(try SecretFile.read(path, what: "passphrase file", limit: 64) == Array("hunter2\n".utf8))
     }
 
-    @Test("a file other users may read is refused before it is read, naming the file, its mode and the fix", arguments: [Int16(0o644), 0o640, 0o604, 0o620])
-    func looseModeRefused(mode: Int16) throws {
+    @Test("a file other users may read is refused before it is read, naming the file, its mode and the fix", arguments: [0o644, 0o640, 0o604, 0o620])
+    func looseModeRefused(mode: Int) throws {
         let (directory, path) = try file("hunter2\n", mode: mode)
         defer { TestEnvironment.remove(directory) }
         let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(path, what: "passphrase file", limit: 64) }
@@ -46,7 +46,7 @@ struct SecretFileTests {
     func directoryRefused() throws {
         let directory = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(directory) }
-        try FileManager.default.setAttributes([.posixPermissions: Int16(0o700)], ofItemAtPath: directory)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(directory, what: "passphrase file", limit: 64) }
         #expect(error?.code == .io)
         #expect(error?.message == "cannot read the passphrase file \(directory): it is a directory")

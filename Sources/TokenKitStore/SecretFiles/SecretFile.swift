@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads a file that holds a secret (a passphrase, a client secret), refusing one that other
 /// users may read, as ssh does for private keys.

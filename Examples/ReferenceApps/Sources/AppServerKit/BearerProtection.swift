@@ -35,7 +35,7 @@ public struct BearerProtection: Sendable {
     }
 }
 
-extension AppRequestContext {
+extension BasicAuthRequestContext where Identity == VerifiedToken {
     /// The account id (`sub`) of the verified token. Routes behind
     /// ``BearerProtection/group(on:_:role:)`` always have one; elsewhere this is a 401.
     public func subject() throws(APIError) -> String {
