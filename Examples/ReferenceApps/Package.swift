@@ -4,7 +4,10 @@ import PackageDescription
 
 // The reference apps (issue 13): Cleveroo, the JWT dashboard, PokeMe and the DAM API client,
 // each a server and a client running on TokenKit. They live in their own package so that
-// depending on TokenKit never resolves Hummingbird's auth helpers, bcrypt or GRDB.
+// depending on TokenKit never resolves GRDB (SQLite, Cleveroo's database) nor builds what
+// only the apps use, HummingbirdBcrypt (password hashing). hummingbird-auth itself is
+// already a TokenKit dependency (TokenKitHummingbird); bearer authentication here is that
+// product's, not the apps' own.
 
 // SwiftPM names a path dependency after its directory, so the root package's identity is
 // whatever the clone (or worktree) is called.
@@ -39,13 +42,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
-        // What every reference server shares: the ES256 issuer and its JWKS, refresh-token
-        // families, JSON errors, bearer authentication, start-up and shutdown.
+        // What every reference server shares: the ES256 issuer and its JWKS (TokenKit's
+        // SigningKeySet), refresh-token families, JSON errors, bearer protection (TokenKit's
+        // Hummingbird authenticator and role middleware), start-up and shutdown.
         .target(
             name: "AppServerKit",
             dependencies: [
                 .product(name: "TokenKit", package: rootIdentity),
+                .product(name: "TokenKitHummingbird", package: rootIdentity),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -8,6 +8,11 @@ import TokenKit
 ///
 /// Guarantees: the description is one short line of RFC 6750's allowed characters (others
 /// are replaced by `?`, at most 200 characters) and never contains the token.
+///
+/// A service whose errors have a body format of its own renders the refusal with
+/// ``response(body:contentType:)``: the status, `WWW-Authenticate` and `Cache-Control` stay
+/// the library's; the body is the service's, built from ``status``, ``publicDescription``,
+/// ``requiredScopes`` and ``requiredRoles``.
 public struct BearerError: HTTPResponseError, Sendable {
     /// `401` or `403`.
     public let status: HTTPResponse.Status
@@ -18,25 +23,54 @@ public struct BearerError: HTTPResponseError, Sendable {
     public let errorDescription: String
     /// The realm of the challenge.
     public let realm: String
-    /// For `insufficient_scope`: the scopes the route needs (space-separated).
+    /// For `insufficient_scope`: the scopes the route needs (space-separated), roles as
+    /// `role:NAME`, as the challenge's `scope` parameter names them.
     public let scope: String?
+    /// For `insufficient_scope`: the scopes the route needs (all of them; empty otherwise).
+    public let requiredScopes: [String]
+    /// For `insufficient_scope`: the roles the route needs (all of them; empty otherwise).
+    public let requiredRoles: [String]
+
+    init(status: HTTPResponse.Status, error: String, errorDescription: String, realm: String,
+         requiredScopes: [String] = [], requiredRoles: [String] = []) {
+        self.status = status
+        self.error = error
+        self.errorDescription = errorDescription
+        self.realm = realm
+        self.requiredScopes = requiredScopes
+        self.requiredRoles = requiredRoles
+        let named = requiredScopes + requiredRoles.map { "role:\($0)" }
+        self.scope = named.isEmpty ? nil : named.joined(separator: " ")
+    }
 
     /// No token was sent: `401`, a challenge without `error` (RFC 6750 §3.1).
     public static func missingToken(realm: String) -> BearerError {
-        BearerError(status: .unauthorized, error: "missing_token", errorDescription: "a Bearer token is required", realm: realm, scope: nil)
+        BearerError(status: .unauthorized, error: "missing_token", errorDescription: "a Bearer token is required", realm: realm)
     }
 
     /// The token was refused: `401`, `error="invalid_token"`.
     public static func invalidToken(_ description: String, realm: String) -> BearerError {
-        BearerError(status: .unauthorized, error: "invalid_token", errorDescription: description, realm: realm, scope: nil)
+        BearerError(status: .unauthorized, error: "invalid_token", errorDescription: description, realm: realm)
     }
 
     /// The token lacks scopes the route needs: `403`, `error="insufficient_scope"`, `scope="…"`.
+    /// (`required` is taken as scopes; see ``insufficientScope(scopes:roles:realm:)``.)
     public static func insufficientScope(required: [String], realm: String) -> BearerError {
-        let scope = required.joined(separator: " ")
-        return BearerError(status: .forbidden, error: "insufficient_scope",
-                           errorDescription: "the token lacks the required scope: \(scope)", realm: realm, scope: scope)
+        insufficientScope(scopes: required, roles: [], realm: realm)
     }
+
+    /// The token lacks scopes or roles the route needs: `403`, `error="insufficient_scope"`,
+    /// `scope="…"` naming the scopes and, as `role:NAME`, the roles.
+    public static func insufficientScope(scopes: [String], roles: [String], realm: String) -> BearerError {
+        let named = (scopes + roles.map { "role:\($0)" }).joined(separator: " ")
+        return BearerError(status: .forbidden, error: "insufficient_scope",
+                           errorDescription: "the token lacks the required scope: \(named)", realm: realm,
+                           requiredScopes: scopes, requiredRoles: roles)
+    }
+
+    /// ``errorDescription`` as it is sent: one line of RFC 6750's allowed characters (others
+    /// replaced by `?`), at most 200 characters. Safe to put in a response body.
+    public var publicDescription: String { Self.clean(errorDescription) }
 
     /// The `WWW-Authenticate` value.
     public var challenge: String {
@@ -51,12 +85,20 @@ public struct BearerError: HTTPResponseError, Sendable {
 
     /// The response: status, `WWW-Authenticate`, `Cache-Control: no-store` and the JSON body.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = JSONValue.object(JSONObject([
-            ("error", .string(error)), ("error_description", .string(Self.clean(errorDescription))),
-        ])).jsonText
+        response(body: JSONValue.object(JSONObject([
+            ("error", .string(error)), ("error_description", .string(publicDescription)),
+        ])).jsonText)
+    }
+
+    /// The refusal with a body of the caller's own format: ``status``, `WWW-Authenticate:`
+    /// ``challenge``, `Cache-Control: no-store`, `Content-Type: contentType` and `body`.
+    ///
+    /// For services whose published errors are not RFC 6750's JSON; throw ``BearerError``
+    /// from the middleware as usual and render it with this in an error middleware.
+    public func response(body: String, contentType: String = "application/json") -> Response {
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = challenge
-        headers[.contentType] = "application/json"
+        headers[.contentType] = contentType
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }

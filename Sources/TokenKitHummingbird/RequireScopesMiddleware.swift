@@ -26,7 +26,7 @@ public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddle
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let identity = context.identity else { throw BearerError.missingToken(realm: realm) }
         guard identity.hasScopes(scopes), roles.allSatisfy(identity.roles.contains) else {
-            throw BearerError.insufficientScope(required: scopes + roles.map { "role:\($0)" }, realm: realm)
+            throw BearerError.insufficientScope(scopes: scopes, roles: roles, realm: realm)
         }
         return try await next(request, context)
     }

@@ -9,7 +9,7 @@ enum ClientSecretFile {
     static func read(_ path: String) throws -> String {
         var bytes = try path == "-"
             ? TokenInput.readStdinBytes(what: "client secret")
-            : SecretFile.read(path, what: "client secret file", limit: maximumBytes)
+            : SecretFileReading.read(path, what: "client secret file", limit: maximumBytes)
         guard bytes.count <= maximumBytes else { throw CLIFailure.io("the client secret is larger than \(maximumBytes) bytes") }
         defer { for index in bytes.indices { bytes[index] = 0 } }
         if bytes.last == UInt8(ascii: "\n") {

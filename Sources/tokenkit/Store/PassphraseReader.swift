@@ -31,10 +31,10 @@ enum PassphraseReader {
 
     private static func fromFile(_ path: String) throws -> FileStoreKey {
         var bytes: [UInt8]
-        do {
+        do throws(TokenStoreError) {
             bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
-        } catch let failure as CLIFailure {
-            throw StoreCLIError.storage(failure.message)
+        } catch {
+            throw StoreCLIError.storage(error.message)
         }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })

@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,13 +26,25 @@ public enum SecretInput {
         return text
     }
 
-    /// The first line of the file at `path`, without its newline.
+    /// The largest passphrase file read (only its first line is used).
+    public static let maximumFileBytes = 64 * 1024
+
+    /// The first line of the passphrase file at `path`, without its newline. The file goes
+    /// through TokenKitStore's ``SecretFile`` check: one other users may read (e.g. mode
+    /// 0644) is refused with a message naming the file and its mode.
     public static func firstLine(ofFile path: String) throws(ClientFailure) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ClientFailure("cannot read \(path)") }
-        var line = Array(data.prefix { $0 != UInt8(ascii: "\n") })
+        var bytes: [UInt8]
+        do {
+            bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
+        } catch {
+            throw ClientFailure(error.message)
+        }
+        defer { for index in bytes.indices { bytes[index] = 0 } }
+        var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
+        defer { for index in line.indices { line[index] = 0 } }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         guard !line.isEmpty, let text = String(validating: line, as: UTF8.self) else {
-            throw ClientFailure("the first line of \(path) is empty or not UTF-8")
+            throw ClientFailure("the first line of the passphrase file \(path) is empty or not UTF-8")
         }
         return text
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TokenKitHummingbird
 
 /// An API failure as the reference apps publish it: an HTTP status and a body
 /// `{"message":"…","statusCode":N}`.
@@ -32,14 +33,35 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     /// `"<status>: <message>"`.
     public var description: String { "\(status): \(message)" }
 
+    /// The `{"message","statusCode"}` body fields.
+    public var fields: [String: JSONField] { ["message": .string(message), "statusCode": .int(status)] }
+
     /// The JSON response for this error.
     public func response() -> Response {
-        JSONBody.response(status: status, ["message": .string(message), "statusCode": .int(status)])
+        JSONBody.response(status: status, fields)
+    }
+
+    /// The apps' error for a refusal of TokenKit's Bearer middleware: its status, and a
+    /// message from its public details (a role refusal names the role).
+    public init(refusal: BearerError) {
+        let message: String
+        if !refusal.requiredRoles.isEmpty {
+            message = "this route needs a \(refusal.requiredRoles.joined(separator: " and ")) account"
+        } else if refusal.error == "missing_token" {
+            message = "missing bearer token"
+        } else if refusal.error == "invalid_token" {
+            message = "invalid or expired access token: \(refusal.publicDescription)"
+        } else {
+            message = refusal.publicDescription
+        }
+        self.init(Int(refusal.status.code), message)
     }
 }
 
 /// Turns every error thrown below it into the `{"message","statusCode"}` body: an
-/// ``APIError`` as it is, Hummingbird's own errors (unknown route, body too large) with their
+/// ``APIError`` as it is, a refusal of TokenKit's Bearer middleware (`BearerError`) with
+/// the library's status, `WWW-Authenticate` and `Cache-Control: no-store` (rendered by
+/// `BearerError.response(body:contentType:)`), Hummingbird's own errors (unknown route, body too large) with their
 /// status, anything else as a 500 that reveals nothing.
 public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Creates the middleware.
@@ -51,6 +73,8 @@ public struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response()
+        } catch let refusal as BearerError {
+            return refusal.response(body: JSONBody.text(APIError(refusal: refusal).fields))
         } catch let error as HTTPError {
             let status = Int(error.status.code)
             let message = status == 404 ? "no route for \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)

@@ -29,13 +29,8 @@ public struct AuthRoutes: Sendable {
         ["id": .string(account.id), loginField: .string(account.login), "name": .string(account.name)]
     }
 
-    /// The identity of a request's bearer token (401 when missing or invalid).
-    public func identity(_ request: Request) throws(APIError) -> BearerIdentity {
-        try BearerIdentity.require(request, verifier: sessions.accessTokens.verifier)
-    }
-
     /// Adds the routes (and the JSON error middleware) to `router`.
-    public func register(on router: Router<BasicRequestContext>) {
+    public func register(on router: Router<AppRequestContext>) {
         router.middlewares.add(APIErrorMiddleware())
         router.post("/auth/login") { request, _ -> Response in
             let body = try await JSONBody.read(request)

@@ -100,13 +100,21 @@ public struct JSONBody: Sendable {
         encode(status: status, JSONField.array(array))
     }
 
+    /// `value` as compact JSON text with sorted keys.
+    public static func text(_ value: [String: JSONField]) -> String {
+        String(decoding: data(JSONField.object(value)), as: UTF8.self)
+    }
+
     private static func encode(status: Int, _ value: JSONField) -> Response {
-        // Strings, numbers, booleans, arrays and objects are always serializable.
-        let data = (try? JSONSerialization.data(withJSONObject: value.foundationValue, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return Response(
+        Response(
             status: HTTPResponse.Status(code: status),
             headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data(value))))
+    }
+
+    private static func data(_ value: JSONField) -> Data {
+        // Strings, numbers, booleans, arrays and objects are always serializable.
+        (try? JSONSerialization.data(withJSONObject: value.foundationValue, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
     }
 }

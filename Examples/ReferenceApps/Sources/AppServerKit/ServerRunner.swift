@@ -11,7 +11,7 @@ import NIOCore
 /// (the caller then exits 0). Logs go to stderr at `warning` and above.
 public enum ServerRunner {
     /// Serves `router` on 127.0.0.1:`port` until SIGTERM or SIGINT.
-    public static func run(router: Router<BasicRequestContext>, port: Int, name: String) async throws {
+    public static func run(router: Router<AppRequestContext>, port: Int, name: String) async throws {
         var logger = Logger(label: name)
         logger.logLevel = .warning
         let app = Application(

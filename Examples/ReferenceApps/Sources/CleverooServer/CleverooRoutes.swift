@@ -7,17 +7,20 @@ struct CleverooRoutes: Sendable {
     let database: CleverooDatabase
     let sessions: SessionIssuer
     let passwords: PasswordHasher
+    /// TokenKit's Bearer middleware: `/parent/…` needs a token with the `parent` role.
+    let protection: BearerProtection
 
     /// Adds every route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<AppRequestContext>) {
         router.middlewares.add(APIErrorMiddleware())
         router.post("/auth/register") { request, _ -> Response in try await register(request) }
         router.post("/auth/login/parent") { request, _ -> Response in try await loginParent(request) }
         router.post("/auth/login/child") { request, _ -> Response in try await loginChild(request) }
         router.post("/auth/refresh") { request, _ -> Response in try await refresh(request) }
         router.post("/auth/logout") { request, _ -> Response in try await logout(request) }
-        router.post("/parent/children") { request, _ -> Response in try await addChild(request) }
-        router.get("/parent/children") { request, _ -> Response in try await listChildren(request) }
+        let parent = protection.group(on: router, "/parent", role: "parent")
+        parent.post("children") { request, context -> Response in try await addChild(request, parentID: try context.subject()) }
+        parent.get("children") { _, context -> Response in try await listChildren(parentID: try context.subject()) }
         router.get("/.well-known/jwks.json") { _, _ -> Response in sessions.accessTokens.jwksResponse() }
     }
 
@@ -80,23 +83,21 @@ struct CleverooRoutes: Sendable {
         return Response(status: .noContent)
     }
 
-    private func addChild(_ request: Request) async throws -> Response {
-        let identity = try BearerIdentity.require(request, verifier: sessions.accessTokens.verifier, role: "parent")
+    private func addChild(_ request: Request, parentID: String) async throws -> Response {
         let body = try await JSONBody.read(request)
         let username = try body.string("username")
         let age = try body.int("age")
         let gender = try body.string("gender")
         guard (1...17).contains(age) else { throw APIError.badRequest("age must be 1 to 17") }
         guard gender == "male" || gender == "female" else { throw APIError.badRequest("gender must be \"male\" or \"female\"") }
-        let child = Child(id: UUID().uuidString.lowercased(), parentID: identity.subject, username: username,
+        let child = Child(id: UUID().uuidString.lowercased(), parentID: parentID, username: username,
                           age: age, gender: gender, avatar: "")
         guard try await database.insert(child) else { throw APIError.conflict("this username is taken") }
         return JSONBody.response(status: 201, child.fields)
     }
 
-    private func listChildren(_ request: Request) async throws -> Response {
-        let identity = try BearerIdentity.require(request, verifier: sessions.accessTokens.verifier, role: "parent")
-        let children = try await database.children(of: identity.subject)
+    private func listChildren(parentID: String) async throws -> Response {
+        let children = try await database.children(of: parentID)
         return JSONBody.response(status: 200, array: children.map { .object($0.fields) })
     }
 }

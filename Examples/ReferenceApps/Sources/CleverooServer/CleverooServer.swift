@@ -20,8 +20,10 @@ struct CleverooServer: AsyncParsableCommand {
         let data = try CleverooDatabase(path: database)
         let issuer = try AccessTokenIssuer(
             issuer: "urn:tokenkit-examples:cleveroo", audience: "cleveroo-api", lifetime: server.tokenLifetime)
-        let routes = CleverooRoutes(database: data, sessions: SessionIssuer(accessTokens: issuer, records: data), passwords: PasswordHasher())
-        let router = Router(context: BasicRequestContext.self)
+        let routes = CleverooRoutes(
+            database: data, sessions: SessionIssuer(accessTokens: issuer, records: data), passwords: PasswordHasher(),
+            protection: BearerProtection(issuer: issuer, realm: "cleveroo"))
+        let router = Router(context: AppRequestContext.self)
         routes.register(on: router)
         try await ServerRunner.run(router: router, port: server.port, name: "cleveroo-server")
     }

@@ -23,32 +23,32 @@ struct DAMServer: AsyncParsableCommand {
         let issuer = try AccessTokenIssuer(issuer: "urn:tokenkit-examples:dam", audience: "dam-api", lifetime: server.tokenLifetime)
         let auth = AuthRoutes(accounts: accounts, sessions: SessionIssuer(accessTokens: issuer, records: MemoryRefreshTokenRecords()), loginField: "username")
         let counter = auth.counter
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: AppRequestContext.self)
         auth.register(on: router)
+        let protection = BearerProtection(issuer: issuer, realm: "dam")
+        let mentalMath = protection.group(on: router, "/api/mental-math")
+        let aiGames = protection.group(on: router, "/api/ai-games")
 
-        router.get("/api/mental-math/problems") { request, _ -> Response in
-            _ = try auth.identity(request)
+        mentalMath.get("problems") { _, _ -> Response in
             await counter.add("mental-math")
             return JSONBody.response(status: 200, array: [("7 + 8", 15), ("6 × 7", 42), ("81 ÷ 9", 9)].map { question, answer in
                 .object(["question": .string(question), "answer": .int(answer)])
             })
         }
-        router.post("/api/mental-math/scores") { request, _ -> Response in
-            let identity = try auth.identity(request)
+        mentalMath.post("scores") { request, context -> Response in
+            let user = try context.subject()
             let score = try await JSONBody.read(request).int("score")
             guard (0...100).contains(score) else { throw APIError.badRequest("score must be 0 to 100") }
             await counter.add("mental-math")
-            return JSONBody.response(status: 201, ["user": .string(identity.subject), "score": .int(score)])
+            return JSONBody.response(status: 201, ["user": .string(user), "score": .int(score)])
         }
-        router.get("/api/ai-games/games") { request, _ -> Response in
-            _ = try auth.identity(request)
+        aiGames.get("games") { _, _ -> Response in
             await counter.add("ai-games")
             return JSONBody.response(status: 200, array: [("riddles", "Riddle Robot"), ("story", "Story Builder")].map { id, title in
                 .object(["id": .string(id), "title": .string(title)])
             })
         }
-        router.post("/api/ai-games/sessions") { request, _ -> Response in
-            _ = try auth.identity(request)
+        aiGames.post("sessions") { request, _ -> Response in
             let game = try await JSONBody.read(request).string("game")
             guard ["riddles", "story"].contains(game) else { throw APIError.notFound("no game with this id") }
             await counter.add("ai-games")

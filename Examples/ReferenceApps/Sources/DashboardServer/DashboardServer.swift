@@ -28,32 +28,30 @@ struct DashboardServer: AsyncParsableCommand {
         try await DemoAccount.seed(accounts, name: "Dana Demo")
         let issuer = try AccessTokenIssuer(issuer: "urn:tokenkit-examples:dashboard", audience: "dashboard-api", lifetime: server.tokenLifetime)
         let auth = AuthRoutes(accounts: accounts, sessions: SessionIssuer(accessTokens: issuer, records: MemoryRefreshTokenRecords()), loginField: "username")
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: AppRequestContext.self)
         auth.register(on: router)
+        let protected = BearerProtection(issuer: issuer, realm: "dashboard").group(on: router)
         let counter = auth.counter
         let flaky = self.flaky
         let slow = self.slow
 
-        router.get("/profile") { request, _ -> Response in
-            let identity = try auth.identity(request)
+        protected.get("/profile") { _, context -> Response in
+            let user = try context.subject()
             await counter.add("profile")
-            guard let account = await accounts.account(id: identity.subject) else { throw APIError.notFound("no such user") }
+            guard let account = await accounts.account(id: user) else { throw APIError.notFound("no such user") }
             return JSONBody.response(status: 200, auth.userFields(account))
         }
-        router.get("/restaurants") { request, _ -> Response in
-            _ = try auth.identity(request)
+        protected.get("/restaurants") { _, _ -> Response in
             await counter.add("restaurants")
             if await counter.count("restaurants") <= flaky { throw APIError(503, "restaurants are temporarily unavailable") }
             return JSONBody.response(status: 200, array: ["Zur Letzten Instanz", "Lokal", "Markthalle Neun"].map { .object(["name": .string($0)]) })
         }
-        router.get("/festivals") { request, _ -> Response in
-            _ = try auth.identity(request)
+        protected.get("/festivals") { _, _ -> Response in
             await counter.add("festivals")
             if await counter.count("festivals") <= slow { try await Task.sleep(for: .seconds(3)) }
             return JSONBody.response(status: 200, array: ["Fusion", "Lollapalooza"].map { .object(["name": .string($0)]) })
         }
-        router.get("/users") { request, _ -> Response in
-            _ = try auth.identity(request)
+        protected.get("/users") { _, _ -> Response in
             await counter.add("users")
             return JSONBody.response(status: 200, array: ["Dana", "Eli", "Fay", "Gus"].map { .object(["name": .string($0)]) })
         }

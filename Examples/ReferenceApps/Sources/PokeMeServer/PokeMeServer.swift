@@ -21,8 +21,9 @@ struct PokeMeServer: AsyncParsableCommand {
         let issuer = try AccessTokenIssuer(issuer: "urn:tokenkit-examples:pokeme", audience: "pokeme-api", lifetime: server.tokenLifetime)
         let auth = AuthRoutes(accounts: accounts, sessions: SessionIssuer(accessTokens: issuer, records: MemoryRefreshTokenRecords()), loginField: "email")
         let matches = MatchBook()
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: AppRequestContext.self)
         auth.register(on: router)
+        let protected = BearerProtection(issuer: issuer, realm: "pokeme").group(on: router)
 
         router.post("/auth/register") { request, _ -> Response in
             let body = try await JSONBody.read(request)
@@ -35,18 +36,17 @@ struct PokeMeServer: AsyncParsableCommand {
             }
             return JSONBody.response(status: 201, auth.userFields(account))
         }
-        router.get("/me") { request, _ -> Response in
-            let identity = try auth.identity(request)
-            guard let account = await accounts.account(id: identity.subject) else { throw APIError.notFound("no such user") }
+        protected.get("/me") { _, context -> Response in
+            guard let account = await accounts.account(id: try context.subject()) else { throw APIError.notFound("no such user") }
             return JSONBody.response(status: 200, auth.userFields(account))
         }
-        router.get("/matches/today") { request, _ -> Response in
-            let identity = try auth.identity(request)
-            return JSONBody.response(status: 200, array: await matches.today(for: identity.subject).map { .object($0.fields) })
+        protected.get("/matches/today") { _, context -> Response in
+            let user = try context.subject()
+            return JSONBody.response(status: 200, array: await matches.today(for: user).map { .object($0.fields) })
         }
-        router.post("/matches/:id/disconnect") { request, context -> Response in
-            let identity = try auth.identity(request)
-            guard let id = context.parameters.get("id"), let match = await matches.disconnect(id, for: identity.subject) else {
+        protected.post("/matches/:id/disconnect") { _, context -> Response in
+            let user = try context.subject()
+            guard let id = context.parameters.get("id"), let match = await matches.disconnect(id, for: user) else {
                 throw APIError.notFound("no match with this id today")
             }
             return JSONBody.response(status: 200, match.fields)

@@ -107,8 +107,11 @@ struct CleverooAPITests {
         }
         let noToken = try await HTTP.send("POST", server.url.at("/parent/children"), json: ["username": "b1", "age": 5, "gender": "male"])
         #expect(noToken.status == 401 && noToken.statusCode == 401 && noToken.message == "missing bearer token")
+        #expect(noToken.challenge == #"Bearer realm="cleveroo""#, "\(noToken)")
         let badToken = try await HTTP.send("GET", server.url.at("/parent/children"), bearer: token + "x")
         #expect(badToken.status == 401 && badToken.message?.hasPrefix("invalid or expired access token") == true, "\(badToken.text)")
+        #expect(badToken.challenge?.hasPrefix(#"Bearer realm="cleveroo", error="invalid_token""#) == true, "\(badToken)")
+        #expect(badToken.object.keys.sorted() == ["message", "statusCode"])
         let taken = try await HTTP.send("POST", server.url.at("/parent/children"), json: ["username": username, "age": 4, "gender": "male"], bearer: token)
         #expect(taken.status == 409 && taken.message == "this username is taken")
 
@@ -135,6 +138,9 @@ struct CleverooAPITests {
         let childToken = try #require(child.object["access_token"] as? String)
         let forbiddenList = try await HTTP.send("GET", server.url.at("/parent/children"), bearer: childToken)
         #expect(forbiddenList.status == 403 && forbiddenList.statusCode == 403 && forbiddenList.message == "this route needs a parent account")
+        #expect(forbiddenList.challenge?.hasPrefix(#"Bearer realm="cleveroo", error="insufficient_scope""#) == true, "\(forbiddenList)")
+        #expect(forbiddenList.challenge?.hasSuffix(#"scope="role:parent""#) == true, "\(forbiddenList)")
+        #expect(forbiddenList.object.keys.sorted() == ["message", "statusCode"])
         let forbiddenAdd = try await HTTP.send("POST", server.url.at("/parent/children"), json: ["username": "c9", "age": 5, "gender": "male"], bearer: childToken)
         #expect(forbiddenAdd.status == 403)
     }

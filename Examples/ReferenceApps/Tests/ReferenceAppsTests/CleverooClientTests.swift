@@ -54,6 +54,20 @@ struct CleverooClientTests {
         expectClientError(after, containing: "error: signed out: your session has ended; sign in again with `cleveroo login parent --email EMAIL`")
     }
 
+    @Test("a passphrase file other users may read (0644) is refused before the store is opened, naming the file and its mode")
+    func loosePassphraseFileRefused() async throws {
+        let store = try ClientStore()
+        defer { store.directory.remove() }
+        let passphrase = store.directory.file("passphrase")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: passphrase)
+        // Nothing listens there: the refusal comes before any request.
+        let nowhere = try #require(URL(string: "http://127.0.0.1:9"))
+        let whoami = try await Self.cleveroo(nowhere, ["whoami"], store: store)
+        expectClientError(whoami, containing:
+            "error: the passphrase file \(passphrase) has mode 0644: it must not be readable by other users (run: chmod 600 \(passphrase))")
+        #expect(!whoami.stderr.contains("store passphrase"))
+    }
+
     @Test("a child signs in with the parent's password; the child's session is refused on parent routes with the server's message")
     func childRoleSeparation() async throws {
         let server = try await ServerProcess.start("cleveroo-server")

@@ -7,6 +7,8 @@ import FoundationNetworking
 struct HTTPResult: Sendable {
     let status: Int
     let body: Data
+    /// The `WWW-Authenticate` header, if any.
+    var challenge: String? = nil
 
     /// The body parsed as JSON.
     var json: Any? { try? JSONSerialization.jsonObject(with: body) }
@@ -37,7 +39,8 @@ enum HTTP {
         }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return HTTPResult(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+        let http = response as? HTTPURLResponse
+        return HTTPResult(status: http?.statusCode ?? 0, body: data, challenge: http?.value(forHTTPHeaderField: "WWW-Authenticate"))
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TokenKitStore
+
+/// `SecretFile.read`: the permission check every passphrase and client-secret file goes
+/// through (the CLI's and the reference apps'), and its refusals.
+@Suite("SecretFile: reading files that hold secrets")
+struct SecretFileTests {
+    /// A file in a fresh directory holding `contents` with `mode`.
+    func file(_ contents: String, mode: Int) throws -> (directory: String, path: String) {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        let path = directory + "/secret"
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return (directory, path)
+    }
+
+    @Test("a 0600 file is read whole")
+    func privateFileAccepted() throws {
+        let (directory, path) = try file("hunter2\n", mode: 0o600)
+        defer { TestEnvironment.remove(directory) }
+        #expect(try SecretFile.read(path, what: "passphrase file", limit: 64) == Array("hunter2\n".utf8))
+    }
+
+    @Test("a file other users may read is refused before it is read, naming the file, its mode and the fix", arguments: [0o644, 0o640, 0o604, 0o620])
+    func looseModeRefused(mode: Int) throws {
+        let (directory, path) = try file("hunter2\n", mode: mode)
+        defer { TestEnvironment.remove(directory) }
+        let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(path, what: "passphrase file", limit: 64) }
+        #expect(error?.code == .insecurePermissions)
+        let shown = "0" + String(mode, radix: 8)
+        #expect(error?.message == "the passphrase file \(path) has mode \(shown): it must not be readable by other users (run: chmod 600 \(path))")
+        #expect(error?.message.contains("hunter2") == false)
+    }
+
+    @Test("a missing file is an io error naming it")
+    func missingFile() throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { TestEnvironment.remove(directory) }
+        let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(directory + "/absent", what: "client secret file", limit: 64) }
+        #expect(error?.code == .io)
+        #expect(error?.message == "cannot read the client secret file \(directory)/absent: no such file")
+    }
+
+    @Test("a directory is refused as one, even with mode 0700")
+    func directoryRefused() throws {
+        let directory = try TestEnvironment.makeTemporaryDirectory()
+        defer { TestEnvironment.remove(directory) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+        let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(directory, what: "passphrase file", limit: 64) }
+        #expect(error?.code == .io)
+        #expect(error?.message == "cannot read the passphrase file \(directory): it is a directory")
+    }
+
+    @Test("a file larger than the limit is refused without its contents; one exactly at the limit is read")
+    func sizeLimit() throws {
+        let (directory, path) = try file("0123456789", mode: 0o600)
+        defer { TestEnvironment.remove(directory) }
+        #expect(try SecretFile.read(path, what: "passphrase file", limit: 10).count == 10)
+        let error = #expect(throws: TokenStoreError.self) { try SecretFile.read(path, what: "passphrase file", limit: 9) }
+        #expect(error?.code == .io)
+        #expect(error?.message == "the passphrase file \(path) is larger than 9 bytes")
+    }
+}
