@@ -11,7 +11,7 @@ enum ClientKeyFile {
     /// HMAC secret or more than one key. Errors name the file, never its contents; the bytes
     /// read are wiped.
     static func read(_ path: String) throws -> JWTKey {
-        var bytes = try SecretFile.read(path, what: "client key file", limit: maximumBytes)
+        var bytes = try SecretFileReading.read(path, what: "client key file", limit: maximumBytes)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         let keys = try KeyLoading.keys(fromBytes: bytes, path: path, purpose: .sign).keys
         guard keys.count == 1, let key = keys.first, key.canSign, key.keyType != "oct" else {
