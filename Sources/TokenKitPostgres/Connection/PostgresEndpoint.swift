@@ -9,7 +9,8 @@ import TokenKitStore
 /// a separate source such as `PGPASSWORD` or a file. Does not: read the environment itself
 /// (the caller passes the password in), or verify anything until a connection is made.
 public struct PostgresEndpoint: Sendable, CustomStringConvertible {
-    /// Whether and how the connection uses TLS: libpq's `sslmode`.
+    /// Whether and how the connection uses TLS: libpq's `sslmode`, mapped to postgres-nio's
+    /// TLS configuration (swift-nio-ssl).
     public struct TLSMode: Hashable, Sendable, CustomStringConvertible {
         let rawValue: String
         /// Plain TCP or a Unix socket (`sslmode=disable`, the default).
@@ -19,10 +20,12 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         public static let prefer = TLSMode(rawValue: "prefer")
         /// TLS required, server certificate not verified (`sslmode=require`).
         public static let require = TLSMode(rawValue: "require")
-        /// TLS, certificate verified against libpq's root certificates (`sslmode=verify-ca`).
+        /// TLS, certificate chain verified against ``PostgresEndpoint/rootCertificate`` or the
+        /// system's trust store, host name not checked (`sslmode=verify-ca`).
         public static let verifyCA = TLSMode(rawValue: "verify-ca")
         /// TLS, certificate and host name verified (`sslmode=verify-full`, recommended off-host).
         public static let verifyFull = TLSMode(rawValue: "verify-full")
+        /// The `sslmode` value.
         public var description: String { rawValue }
     }
 
@@ -36,11 +39,19 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
     public var database: String
     /// Whether to use TLS.
     public var tls: TLSMode
+    /// The PEM file of the certificate authorities that sign the server's certificate
+    /// (`sslrootcert=/path`), or `"system"` / `nil` for the system's trust store. Used by
+    /// `verify-ca` and `verify-full`, and by `require` (which then verifies the chain, as libpq does).
+    public var rootCertificate: String?
     /// The password; never part of ``description``.
     var password: String?
 
     /// An endpoint from its parts; `password` is `nil` when the server needs none.
-    public init(host: String, port: Int = 5432, username: String, password: String?, database: String, tls: TLSMode = .disable) {
+    public init(
+        host: String, port: Int = 5432, username: String, password: String?, database: String, tls: TLSMode = .disable,
+        rootCertificate: String? = nil
+    ) {
+        self.rootCertificate = rootCertificate
         self.host = host
         self.port = port
         self.username = username
@@ -49,13 +60,21 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         self.tls = tls
     }
 
-    /// Parses `postgres://USER@HOST:PORT/DATABASE?sslmode=MODE` (also `postgresql://`; a
-    /// Unix socket directory with `?host=/path`). The password comes from `password`.
+    /// Parses `postgres://USER@HOST:PORT/DATABASE?sslmode=MODE&sslrootcert=/path` (also
+    /// `postgresql://`; a Unix socket directory with `?host=/path`). The password comes from
+    /// `password`.
+    ///
+    /// Strict: any other parameter, a repeated parameter, control characters or more than
+    /// 2048 bytes are refused rather than ignored.
     ///
     /// - Throws: ``TokenStoreError/Code/backend`` naming what is wrong (never echoing a
     ///   password): another scheme, a password inside the URL, a missing user, an unknown
     ///   `sslmode`, a bad port.
     public init(url text: String, password: String?) throws(TokenStoreError) {
+        guard text.utf8.count <= 2048 else { throw .backend("the database URL is longer than 2048 bytes") }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .backend("the database URL contains control characters")
+        }
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql"
         else {
@@ -69,7 +88,12 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         }
         var host = components.host ?? ""
         var tls = TLSMode.disable
+        var rootCertificate: String?
+        var seen: Set<String> = []
         for item in components.queryItems ?? [] {
+            guard seen.insert(item.name).inserted else {
+                throw .backend("the parameter \"\(item.name.prefix(32))\" appears twice in the database URL")
+            }
             switch (item.name, item.value ?? "") {
             case ("sslmode", "disable"): tls = .disable
             case ("sslmode", "prefer"): tls = .prefer
@@ -77,25 +101,30 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
             case ("sslmode", "verify-ca"): tls = .verifyCA
             case ("sslmode", "verify-full"): tls = .verifyFull
             case ("sslmode", let other): throw .backend("unknown sslmode \"\(other.prefix(32))\" in the database URL")
+            case ("sslrootcert", let path) where path.hasPrefix("/") || path == "system": rootCertificate = path
+            case ("sslrootcert", _): throw .backend("sslrootcert in the database URL must be an absolute file path or \"system\"")
             case ("host", let directory) where directory.hasPrefix("/"): host = directory
             case ("host", _): throw .backend("host= in the database URL must be an absolute socket directory")
             default: throw .backend("unsupported parameter \"\(item.name.prefix(32))\" in the database URL")
             }
         }
         guard !host.isEmpty else { throw .backend("the database URL names no host") }
+        if rootCertificate != nil && (tls == .disable || tls == .prefer) {
+            throw .backend("sslrootcert needs sslmode=require, verify-ca or verify-full in the database URL")
+        }
         let port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw .backend("the database URL's port must be 1 to 65535") }
         var path = components.path
         if path.hasPrefix("/") { path.removeFirst() }
         self.init(
             host: host, port: port, username: user, password: password,
-            database: path.isEmpty ? user : path, tls: tls)
+            database: path.isEmpty ? user : path, tls: tls, rootCertificate: rootCertificate)
     }
 
     /// Whether ``host`` is a Unix socket directory.
     var isUnixSocket: Bool { host.hasPrefix("/") }
 
-    /// `postgres://USER@HOST:PORT/DATABASE`: never the password.
+    /// `postgres://USER@HOST:PORT/DATABASE`: never the password (nor the TLS settings).
     public var description: String {
         isUnixSocket
             ? "postgres://\(username)@/\(database)?host=\(host) (port \(port))"
