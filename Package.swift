@@ -138,7 +138,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitPostgresTests",
-            dependencies: ["TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport"],
+            dependencies: [
+                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),  // the TLS mapping tests read its configuration
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
