@@ -12,7 +12,8 @@ enum PostgresFailure {
             return error.whileConnecting
                 ? .io("cannot connect to PostgreSQL at \(endpoint): \(error.message)")
                 : .init(code: .timeout, message: "PostgreSQL at \(endpoint) did not finish \(what) in time (\(error.message)); the next call reconnects")
-        case (.connectionLost, _) where error.whileConnecting:
+        case (.connectionLost, _) where error.whileConnecting, (.server, _) where error.whileConnecting:
+            // Unknown database, too many connections, starting up: the login did not complete.
             return .io("cannot connect to PostgreSQL at \(endpoint): \(error.message)")
         case (.connectionLost, _):
             return .io("lost the connection to PostgreSQL at \(endpoint) while \(what) (\(error.message)); the next call reconnects")
