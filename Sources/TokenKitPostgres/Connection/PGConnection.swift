@@ -43,7 +43,7 @@ struct PGConnection: Sendable {
         return try await Self.bounded(limit ?? statementLimit, whileConnecting: false, onTimeout: { base.close(promise: nil) }) { () async throws(PGError) -> [PGRow] in
             do {
                 var rows: [PGRow] = []
-                for try await row in try await base.query(query, logger: silent) {
+                for try await row in try await base.query(query, logger: Self.silent) {
                     rows.append(PGRow(row))
                 }
                 return rows
@@ -61,6 +61,7 @@ struct PGConnection: Sendable {
 
     /// Runs `operation`, failing with ``PGError/Kind/timedOut`` after `limit`; `onTimeout`
     /// makes a stuck operation finish (closing its connection) and the task is cancelled.
+    /// Returns when `operation` has returned (the group waits for it).
     private static func bounded<T: Sendable>(
         _ limit: Duration, whileConnecting: Bool, onTimeout: @escaping @Sendable () -> Void,
         _ operation: @escaping @Sendable () async throws(PGError) -> T
@@ -70,8 +71,14 @@ struct PGConnection: Sendable {
                 do throws(PGError) { return .success(try await operation()) } catch { return .failure(error) }
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
+                do {
+                    try await Task.sleep(for: limit)
+                    return nil
+                } catch {
+                    // The caller's task was cancelled: not a timeout, and the connection stays
+                    // open (the statement still ends within the server's statement_timeout).
+                    return .failure(PGError(.server, sqlState: "57014", message: "the task was cancelled", whileConnecting: whileConnecting))
+                }
             }
             let first = await group.next() ?? nil
             if first == nil { onTimeout() }
