@@ -13,7 +13,7 @@ public final class SilentListener: @unchecked Sendable {
 
     /// Listens on 127.0.0.1 on a free port.
     public init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw PostgresTestServer.Failed(what: "socket()") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -30,6 +30,7 @@ public final class SilentListener: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
+        self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 

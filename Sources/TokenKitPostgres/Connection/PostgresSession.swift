@@ -18,9 +18,9 @@ import TokenKitStore
 ///   call connects again, so a client recovers by itself once the server is back. A call on a
 ///   connection that died while idle is retried once on a new connection (every statement
 ///   TokenKit runs is safe to repeat: reads, upserts of the same value, version-checked writes).
-/// - ``close()`` waits until the connection is closed; the server then ends the session and
-///   releases its session-level advisory locks. After ``close(permanently:)`` with `true`, no
-///   call connects again.
+/// - ``close(permanently:)`` waits until the connection is closed; the server then ends the
+///   session and releases its session-level advisory locks. After a permanent close (or
+///   ``finish(with:_:)``), no call connects again.
 actor PostgresSession {
     let endpoint: PostgresEndpoint
     /// The bound on connecting and (plus a margin for the server's own timeout) on each statement.
@@ -70,6 +70,16 @@ actor PostgresSession {
         connection = nil
         connecting?.cancel()
         await current?.close()
+    }
+
+    /// Runs a last statement on the connection if it is still open (never connecting for
+    /// it; failures are ignored), then closes for good: how a lock's session ends.
+    func finish(with sql: String, _ parameters: [PGValue?]) async {
+        retired = true
+        if let current = connection, !current.isClosed {
+            _ = try? await current.query(sql, parameters)
+        }
+        await close(permanently: true)
     }
 
     private func attempt<T: Sendable>(_ body: @Sendable (PGConnection) async throws(PGError) -> T) async throws(PGError) -> T {

@@ -77,12 +77,8 @@ public struct PostgresRefreshLock: RefreshLock {
         }
         return RefreshLockLease {
             // Unlock explicitly (fast), then close: closing alone also releases the lock.
-            Task {
-                _ = try? await session.run("releasing the refresh lock") { (connection) async throws(PGError) in
-                    try await connection.query("SELECT pg_advisory_unlock($1)", [.int64(lockID)])
-                }
-                await session.close(permanently: true)
-            }
+            // A session that already ended (server restart, terminated) is not reopened for it.
+            Task { await session.finish(with: "SELECT pg_advisory_unlock($1)", [.int64(lockID)]) }
         }
     }
 
