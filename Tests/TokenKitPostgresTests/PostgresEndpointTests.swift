@@ -61,11 +61,13 @@ struct PostgresEndpointStrictTests {
         ("postgres://svc@db/t\u{0}x", "control characters"),
         ("postgres://svc@db/t\nsslmode=disable", "control characters"),
         ("postgres://svc@db/" + String(repeating: "a", count: 3000), "longer than 2048"),
-        ("postgres://svc@db:99999999999999999999999/t", "postgres://"),
+        ("postgres://svc@db:99999999999999999999999/t", "port must be 1 to 65535"),
+        ("postgres://svc@db:65536/t", "port must be 1 to 65535"),
         ("postgres://svc@db:-1/t", "postgres://"),
         ("postgres://svc@:5432/t", "names no host"),
         ("", "postgres://"),
-        ("postgres://%zz@db/t", "postgres://"),
+        ("postgres://%zz@db/t", "percent-encoding"),
+        ("postgres://svc@db/t%ff%fe", "percent-encoding"),
     ])
     func hostile(_ url: String, _ reason: String) {
         let error = #expect(throws: TokenStoreError.self) { try PostgresEndpoint(url: url, password: "pw-secret") }

@@ -64,8 +64,9 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
     /// `postgresql://`; a Unix socket directory with `?host=/path`). The password comes from
     /// `password`.
     ///
-    /// Strict: any other parameter, a repeated parameter, control characters or more than
-    /// 2048 bytes are refused rather than ignored.
+    /// Strict: any other parameter, a repeated parameter, an invalid percent-encoding, a port
+    /// outside 1…65535, control characters or more than 2048 bytes are refused rather than
+    /// ignored or defaulted.
     ///
     /// - Throws: ``TokenStoreError/Code/backend`` naming what is wrong (never echoing a
     ///   password): another scheme, a password inside the URL, a missing user, an unknown
@@ -80,6 +81,16 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         else {
             throw .backend("the database URL must look like postgres://USER@HOST:PORT/DATABASE")
         }
+        // Every % starts two hex digits, and what they encode is UTF-8 (Foundation on Linux
+        // passes "%zz" through as text instead of refusing it).
+        let bytes = Array(text.utf8)
+        let hex = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) }
+        let wellFormed = bytes.indices.allSatisfy { i in
+            bytes[i] != UInt8(ascii: "%") || (i + 2 < bytes.count && hex(bytes[i + 1]) && hex(bytes[i + 2]))
+        }
+        let decodable = [components.percentEncodedUser, components.percentEncodedHost, components.percentEncodedPath]
+            .allSatisfy { $0.map { $0.removingPercentEncoding != nil } ?? true }
+        guard wellFormed, decodable else { throw .backend("the database URL has an invalid percent-encoding") }
         guard components.password == nil else {
             throw .backend("the database URL must not contain a password: use PGPASSWORD or a password file")
         }
@@ -112,8 +123,14 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         if rootCertificate != nil && (tls == .disable || tls == .prefer) {
             throw .backend("sslrootcert needs sslmode=require, verify-ca or verify-full in the database URL")
         }
-        let port = components.port ?? 5432
-        guard (1...65535).contains(port) else { throw .backend("the database URL's port must be 1 to 65535") }
+        var port = 5432
+        if let range = components.rangeOfPort {
+            // Read the digits themselves: URLComponents.port is nil for an overflowing number.
+            guard let value = Int(text[range]), (1...65535).contains(value) else {
+                throw .backend("the database URL's port must be 1 to 65535")
+            }
+            port = value
+        }
         var path = components.path
         if path.hasPrefix("/") { path.removeFirst() }
         self.init(
