@@ -45,6 +45,12 @@ actor PostgresSession {
         if let base = connection?.base {
             base.close().whenComplete { _ in withExtendedLifetime(base) {} }
         }
+        // A connection still being opened is closed as soon as it exists.
+        if let pending = connecting {
+            Task {
+                if case .success(let opened) = await pending.value { await opened.close() }
+            }
+        }
     }
 
     /// Runs `body` on the connection (connecting first when needed); `what` names the
