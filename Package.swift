@@ -27,8 +27,8 @@ let package = Package(
         // Token lifetime auditing engine used by `tokenkit audit`.
         .library(name: "TokenKitAudit", targets: ["TokenKitAudit"]),
         .executable(name: "tokenkit", targets: ["tokenkit"]),
-        // PostgreSQL backend (issue 14): a shared TokenStore and RefreshLock for many replicas.
-        // The only product that links libpq.
+        // PostgreSQL backend (issue 14): a shared TokenStore and RefreshLock for many replicas,
+        // over postgres-nio (pure Swift wire protocol; TLS through swift-nio-ssl).
         .library(name: "TokenKitPostgres", targets: ["TokenKitPostgres"]),
     ],
     dependencies: [
@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -110,15 +111,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // PostgreSQL backend (issue 14): PostgresTokenStore and PostgresRefreshLock over libpq.
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // PostgreSQL backend (issue 14): PostgresTokenStore and PostgresRefreshLock over postgres-nio.
         .target(
             name: "TokenKitPostgres",
-            dependencies: ["TokenKitStore", "TokenKitAuth", "TokenKitCrypto", "CLibPQ"],
+            dependencies: [
+                "TokenKitStore", "TokenKitAuth", "TokenKitCrypto",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // A helper the PostgreSQL refresh tests and benchmark run as child processes (8
@@ -138,7 +138,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitPostgresTests",
-            dependencies: ["TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport"],
+            dependencies: [
+                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),  // the TLS mapping tests read its configuration
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

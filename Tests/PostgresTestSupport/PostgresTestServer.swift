@@ -20,8 +20,20 @@ public enum PostgresTestServer {
         try endpoint(from: "WITH_POSTGRES_RESTART_URL")
     }
 
+    /// The PEM file of the CA that signed the main server's TLS certificate (for `localhost`
+    /// and 127.0.0.1).
+    public static func certificateAuthority() throws -> String {
+        try required("WITH_POSTGRES_CA_FILE")
+    }
+
     public static func endpoint(from variable: String) throws -> PostgresEndpoint {
-        guard let url = environment[variable] else {
+        try PostgresEndpoint(url: try required(variable), password: environment["PGPASSWORD"])
+    }
+
+    /// The value of `variable`; skips the test (or fails it under TOKENKIT_REQUIRE_POSTGRES=1)
+    /// when it is not set.
+    static func required(_ variable: String) throws -> String {
+        guard let value = environment[variable] else {
             let message = "\(variable) is not set; run under scripts/with-postgres"
             if environment["TOKENKIT_REQUIRE_POSTGRES"] == "1" {
                 Issue.record("TOKENKIT_REQUIRE_POSTGRES=1 but \(message)")
@@ -30,7 +42,7 @@ public enum PostgresTestServer {
             print("SKIPPED: \(message)")
             try Test.cancel("skipped: \(message)")
         }
-        return try PostgresEndpoint(url: url, password: environment["PGPASSWORD"])
+        return value
     }
 
     /// Stops (`stop`) or starts (`start`) the restartable server; waits for pg_ctl (bounded by it).

@@ -37,6 +37,44 @@ struct PostgresFailureTests {
         #expect(error?.message.contains("wrong-pw-secret") == false)
     }
 
+    @Test("a server that accepts the connection but never answers: store and lock fail within their bounds, not hang")
+    func silentServer() async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let endpoint = PostgresEndpoint(host: "127.0.0.1", port: silent.port, username: "nobody", password: "pw-secret", database: "x")
+        let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: "t", timeout: .seconds(2)))
+        var started = ContinuousClock.now
+        let error = await #expect(throws: TokenStoreError.self) { try await store.load(key) }
+        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(error?.code == .io)
+        #expect(error?.message.contains("cannot connect to PostgreSQL at postgres://nobody@127.0.0.1:\(silent.port)/x") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("pw-secret") == false)
+        started = ContinuousClock.now
+        let lockError = await #expect(throws: AuthError.self) {
+            _ = try await PostgresRefreshLock(endpoint: endpoint, timeout: .seconds(2)).acquire(for: key)
+        }
+        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(lockError?.code == .lock)
+    }
+
+    @Test("against a server without TLS, sslmode=require fails clearly and prefer falls back to plain text")
+    func serverWithoutTLS() async throws {
+        let base = try PostgresTestServer.restartable()
+        func endpoint(_ mode: String) throws -> PostgresEndpoint {
+            try PostgresEndpoint(
+                url: "postgres://\(base.username)@\(base.host):\(base.port)/\(base.database)?sslmode=\(mode)",
+                password: PostgresTestServer.environment["PGPASSWORD"])
+        }
+        let required = PostgresTokenStore(endpoint: try endpoint("require"), key: try testKey(), options: try testOptions(table: "t"))
+        let error = await #expect(throws: TokenStoreError.self) { try await required.load(key) }
+        #expect(error?.code == .io)
+        #expect(error?.message.contains("does not accept TLS") == true, "\(error?.message ?? "")")
+        let preferred = PostgresTokenStore(endpoint: try endpoint("prefer"), key: try testKey(), options: try testOptions(table: uniqueTable("prefer")))
+        try await preferred.save(Credential(secret: [1]), for: key)
+        #expect(try await preferred.load(key)?.secret == [1])
+        await preferred.close()
+    }
+
     @Test("PostgreSQL stopped and restarted mid-run: clear errors during, recovery after, nothing lost")
     func restart() async throws {
         let endpoint = try PostgresTestServer.restartable()

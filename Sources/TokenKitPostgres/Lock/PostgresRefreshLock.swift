@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TokenKitAuth
 internal import TokenKitCrypto
@@ -19,8 +18,8 @@ import TokenKitStore
 /// - Waiting happens in the server (`pg_advisory_lock` under `lock_timeout`), not in a poll
 ///   loop: the next waiter gets the lock as soon as it is released. After ``timeout`` the
 ///   acquisition fails with ``AuthError/Code/lock``; an unreachable server fails it with a
-///   message naming the server. The wait blocks a thread of a private dispatch queue, never
-///   the cooperative pool; cancelling the task cancels the wait in the server.
+///   message naming the server. The wait is a non-blocking postgres-nio query (no thread is
+///   held); cancelling the task closes the waiting connection, which ends the wait.
 ///
 /// ``AuthProvider`` re-reads the store after acquiring, as with ``FileRefreshLock``, so a
 /// waiter finds the token set the holder saved. Does not: keep the lock through a database
@@ -44,65 +43,42 @@ public struct PostgresRefreshLock: RefreshLock {
     /// Takes the lock for `key` on a new connection, waiting up to ``timeout``.
     public func acquire(for key: CredentialKey) async throws(AuthError) -> RefreshLockLease {
         let lockID = try Self.lockID(namespace: namespace, key: key)
-        let milliseconds = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let (endpoint, timeout) = (endpoint, timeout)
-        let queue = DispatchQueue(label: "dev.tokenkit.postgres-lock")
-        let holder = ConnectionBox()
-        let result: Result<PGConnection, AuthError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    continuation.resume(returning: Self.lock(
-                        lockID, key: key, endpoint: endpoint, milliseconds: milliseconds, timeout: timeout, holder: holder))
+        let milliseconds = PostgresSession.milliseconds(timeout)
+        // A session of its own: the lock lives exactly as long as this connection. Waiting
+        // happens in the server under lock_timeout (no statement_timeout); a waiter whose
+        // client died is noticed within a second and never takes the lock.
+        let session = PostgresSession(
+            endpoint: endpoint, timeout: min(.seconds(15), max(.seconds(2), timeout)),
+            settings: [("statement_timeout", "0"), ("lock_timeout", String(milliseconds)), ("client_connection_check_interval", "1000")])
+        let limit = timeout + .seconds(5)
+        do {
+            try await withTaskCancellationHandler {
+                _ = try await session.run("waiting for the refresh lock") { (connection) async throws(PGError) in
+                    try await connection.query("SELECT pg_advisory_lock($1)", [.int64(lockID)], limit: limit)
                 }
+            } onCancel: {
+                // Closing the connection ends the wait in the server.
+                Task { await session.close(permanently: true) }
             }
-        } onCancel: {
-            holder.cancel()
-        }
-        let connection: PGConnection
-        switch result {
-        case .success(let held): connection = held
-        case .failure(let error): throw Task.isCancelled ? .cancelled : error
+        } catch let error as TokenStoreError {
+            await session.close(permanently: true)
+            if Task.isCancelled { throw .cancelled }
+            if error.code == .timeout {
+                throw .lock("timed out after \(timeout) waiting for another process to finish refreshing \(key)")
+            }
+            throw .lock(error.message)
+        } catch {
+            await session.close(permanently: true)
+            throw Task.isCancelled ? .cancelled : .lock("\(error)")
         }
         if Task.isCancelled {
-            queue.async { connection.close() }
+            await session.close(permanently: true)
             throw .cancelled
         }
         return RefreshLockLease {
             // Unlock explicitly (fast), then close: closing alone also releases the lock.
-            queue.async {
-                _ = try? connection.query("SELECT pg_advisory_unlock($1)", [.int64(lockID)])
-                connection.close()
-            }
-        }
-    }
-
-    /// Connects and waits in the server for the advisory lock (blocking; runs on the lock's queue).
-    private static func lock(
-        _ lockID: Int64, key: CredentialKey, endpoint: PostgresEndpoint, milliseconds: Int64, timeout: Duration, holder: ConnectionBox
-    ) -> Result<PGConnection, AuthError> {
-        let connection: PGConnection
-        do {
-            connection = try PGConnection.connect(endpoint, timeout: Int(min(15, max(2, milliseconds / 1000))))
-        } catch {
-            var failure = error
-            failure.whileConnecting = true
-            return .failure(.lock(PostgresFailure.storeError(failure, doing: "connecting", endpoint: endpoint).message))
-        }
-        holder.set(connection)
-        do {
-            // A waiter whose client died is noticed within a second and never takes the lock.
-            try connection.query("SET client_connection_check_interval = 1000")
-            try connection.query("SET statement_timeout = 0")
-            try connection.query("SET lock_timeout = \(milliseconds)")
-            try connection.query("SELECT pg_advisory_lock($1)", [.int64(lockID)])
-            return .success(connection)
-        } catch {
-            connection.close()
-            if error.sqlState == "55P03" {
-                return .failure(.lock("timed out after \(timeout) waiting for another process to finish refreshing \(key)"))
-            }
-            if error.sqlState == "57014" { return .failure(.cancelled) }
-            return .failure(.lock(PostgresFailure.storeError(error, doing: "waiting for the refresh lock", endpoint: endpoint).message))
+            // A session that already ended (server restart, terminated) is not reopened for it.
+            Task { await session.finish(with: "SELECT pg_advisory_unlock($1)", [.int64(lockID)]) }
         }
     }
 
@@ -114,30 +90,5 @@ public struct PostgresRefreshLock: RefreshLock {
         let digest: [UInt8]
         do { digest = try SHA256Digest.hash(input) } catch { throw .lock("cannot hash the credential key: \(error.message)") }
         return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-    }
-}
-
-/// The connection of an acquisition in progress, so that cancelling the task can interrupt
-/// the server-side wait (`PQcancel` is thread-safe).
-private final class ConnectionBox: @unchecked Sendable {
-    // @unchecked: `connection` and `cancelled` are touched only while `mutex` is held.
-    private let mutex = NSLock()
-    private var connection: PGConnection?
-    private var cancelled = false
-
-    func set(_ connection: PGConnection) {
-        mutex.lock()
-        self.connection = connection
-        let cancelNow = cancelled
-        mutex.unlock()
-        if cancelNow { connection.cancel() }
-    }
-
-    func cancel() {
-        mutex.lock()
-        cancelled = true
-        let current = connection
-        mutex.unlock()
-        current?.cancel()
     }
 }

@@ -16,8 +16,8 @@ enum PostgresSchema {
         let cost: Scrypt.Parameters
     }
 
-    /// Runs on the session's queue.
-    static func prepare(_ connection: PGConnection, table: PostgresTableName, newCost: Scrypt.Parameters, salt: [UInt8]) throws(PGError) -> KeyParameters {
+    /// Runs on the session's connection.
+    static func prepare(_ connection: PGConnection, table: PostgresTableName, newCost: Scrypt.Parameters, salt: [UInt8]) async throws(PGError) -> KeyParameters {
         let statements = [
             """
             CREATE TABLE IF NOT EXISTS \(table.quoted) (
@@ -45,22 +45,22 @@ enum PostgresSchema {
         ]
         for statement in statements {
             do {
-                try connection.query(statement)
+                try await connection.query(statement)
             } catch where ["23505", "42P07"].contains(error.sqlState ?? "") {
                 // Another replica created it at the same moment (CREATE ... IF NOT EXISTS races
                 // on the catalog's unique index): it exists now.
             }
         }
-        try connection.query(
+        try await connection.query(
             "INSERT INTO \(table.keysQuoted) (id, salt, scrypt_log_n, scrypt_r, scrypt_p) VALUES (1, $1, $2::int8::int4, $3::int8::int4, $4::int8::int4) ON CONFLICT (id) DO NOTHING",
             [.bytes(salt), .int64(Int64(newCost.logN)), .int64(Int64(newCost.r)), .int64(Int64(newCost.p))])
-        let rows = try connection.query("SELECT salt, scrypt_log_n, scrypt_r, scrypt_p FROM \(table.keysQuoted) WHERE id = 1")
+        let rows = try await connection.query("SELECT salt, scrypt_log_n, scrypt_r, scrypt_p FROM \(table.keysQuoted) WHERE id = 1")
         guard let row = rows.first else {
-            throw PGError(sqlState: nil, message: "\(table)_keys holds no key parameters", connectionLost: false)
+            throw PGError(.protocolViolation, message: "\(table)_keys holds no key parameters")
         }
         let stored = try row.bytes(0), logN = try row.int32(1), r = try row.int32(2), p = try row.int32(3)
         guard stored.count >= 16, (1...30).contains(logN), r > 0, p > 0 else {
-            throw PGError(sqlState: nil, message: "the key parameters in \(table)_keys are invalid", connectionLost: false)
+            throw PGError(.protocolViolation, message: "the key parameters in \(table)_keys are invalid")
         }
         return KeyParameters(salt: stored, cost: Scrypt.Parameters(logN: UInt8(logN), r: UInt32(r), p: UInt32(p)))
     }

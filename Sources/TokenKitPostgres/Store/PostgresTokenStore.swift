@@ -16,7 +16,8 @@ import TokenKitStore
 ///   over the row version it read and compared, so a refresh never overwrites a newer one.
 /// - Connection failures and server restarts surface as ``TokenStoreError``s naming the
 ///   server and the cause (codes `io` and `timeout`); the next call reconnects by itself.
-///   Blocking libpq calls run on a private serial queue, never on the cooperative pool.
+///   The connection is postgres-nio's (non-blocking, on SwiftNIO's shared event loops);
+///   connecting and each statement are bounded by ``Options/timeout``.
 ///   A write either commits or not (one statement each); nothing is rolled back later.
 ///
 /// Visible to the database (and its dumps): service and account names, kind, secret size,
@@ -34,8 +35,9 @@ public final class PostgresTokenStore: TokenStore {
         /// The scrypt cost recorded when this store creates the table (an existing table
         /// keeps its own); ignored for raw keys.
         public var scryptCost: ScryptCost
-        /// The bound on connecting, on each statement, and on unacknowledged network writes
-        /// (default 15 s; whole seconds, at least 2).
+        /// The bound on connecting and on each statement (the server's `statement_timeout`; the
+        /// client gives up 2 s later if the server does not answer at all). Default 15 s,
+        /// at least 2 s.
         public var timeout: Duration
 
         /// Options with the given values.
@@ -67,7 +69,7 @@ public final class PostgresTokenStore: TokenStore {
         self.endpoint = endpoint
         self.key = key
         self.options = options
-        self.session = PostgresSession(endpoint: endpoint, timeoutSeconds: Int(max(2, options.timeout.components.seconds)))
+        self.session = PostgresSession(endpoint: endpoint, timeout: max(.seconds(2), options.timeout))
         self.prepared = PreparedCipher()
         self.clock = clock
     }
@@ -91,8 +93,8 @@ public final class PostgresTokenStore: TokenStore {
         let row = try Row(credential, key: key, cipher: cipher, now: clock())
         let table = table
         let readable = cipher.readable.map(\.id).joined(separator: ",")
-        let saved = try await session.run("saving \(key)") { (connection) throws(PGError) -> Bool in
-            !(try connection.query("""
+        let saved = try await session.run("saving \(key)") { (connection) async throws(PGError) -> Bool in
+            !(try await connection.query("""
                 INSERT INTO \(table.quoted)
                     (service, account, kind, key_id, nonce, ciphertext, secret_size, expires_at, created_at, updated_at, version)
                 VALUES ($1, $2, $3, $4, $5, $6, $7::int8::int4, $8, COALESCE($9, $10), $10, 1)
@@ -123,8 +125,8 @@ public final class PostgresTokenStore: TokenStore {
     public func delete(_ key: CredentialKey) async throws(TokenStoreError) -> Bool {
         _ = try await cipher()
         let table = table
-        return try await session.run("deleting \(key)") { (connection) throws(PGError) -> Bool in
-            !(try connection.query(
+        return try await session.run("deleting \(key)") { (connection) async throws(PGError) -> Bool in
+            !(try await connection.query(
                 "DELETE FROM \(table.quoted) WHERE service = $1 AND account = $2 RETURNING version",
                 [.text(key.service), .text(key.account)]).isEmpty)
         }
@@ -134,8 +136,8 @@ public final class PostgresTokenStore: TokenStore {
     public func accounts(service: String) async throws(TokenStoreError) -> [CredentialInfo] {
         _ = try await cipher()
         let table = table
-        let infos = try await session.run("listing \(service)") { (connection) throws(PGError) -> [CredentialInfo] in
-            let rows = try connection.query("""
+        let infos = try await session.run("listing \(service)") { (connection) async throws(PGError) -> [CredentialInfo] in
+            let rows = try await connection.query("""
                 SELECT account, kind, secret_size, created_at, updated_at, expires_at
                 FROM \(table.quoted) WHERE service = $1
                 """, [.text(service)])
@@ -166,15 +168,15 @@ public final class PostgresTokenStore: TokenStore {
             case (nil, nil):
                 return true
             case (let stored?, nil):
-                written = try await session.run("deleting \(key)") { (connection) throws(PGError) -> Bool in
-                    !(try connection.query(
+                written = try await session.run("deleting \(key)") { (connection) async throws(PGError) -> Bool in
+                    !(try await connection.query(
                         "DELETE FROM \(table.quoted) WHERE service = $1 AND account = $2 AND version = $3 RETURNING version",
                         [.text(key.service), .text(key.account), .int64(stored.version)]).isEmpty)
                 }
             case (nil, let new?):
                 let row = try Row(new, key: key, cipher: cipher, now: clock())
-                written = try await session.run("creating \(key)") { (connection) throws(PGError) -> Bool in
-                    !(try connection.query("""
+                written = try await session.run("creating \(key)") { (connection) async throws(PGError) -> Bool in
+                    !(try await connection.query("""
                         INSERT INTO \(table.quoted)
                             (service, account, kind, key_id, nonce, ciphertext, secret_size, expires_at, created_at, updated_at, version)
                         VALUES ($1, $2, $3, $4, $5, $6, $7::int8::int4, $8, COALESCE($9, $10), $10, 1)
@@ -184,8 +186,8 @@ public final class PostgresTokenStore: TokenStore {
                 }
             case (let stored?, let new?):
                 let row = try Row(new, key: key, cipher: cipher, now: clock())
-                written = try await session.run("replacing \(key)") { (connection) throws(PGError) -> Bool in
-                    !(try connection.query("""
+                written = try await session.run("replacing \(key)") { (connection) async throws(PGError) -> Bool in
+                    !(try await connection.query("""
                         UPDATE \(table.quoted) SET
                             kind = $3, key_id = $4, nonce = $5, ciphertext = $6, secret_size = $7::int8::int4,
                             expires_at = $8, created_at = COALESCE($9, created_at), updated_at = $10, version = version + 1
@@ -211,8 +213,8 @@ public final class PostgresTokenStore: TokenStore {
     private func read(_ key: CredentialKey) async throws(TokenStoreError) -> Stored? {
         let cipher = try await cipher()
         let table = table
-        let found = try await session.run("loading \(key)") { (connection) throws(PGError) -> RawRow? in
-            let rows = try connection.query("""
+        let found = try await session.run("loading \(key)") { (connection) async throws(PGError) -> RawRow? in
+            let rows = try await connection.query("""
                 SELECT kind, key_id, nonce, ciphertext, created_at, updated_at, version
                 FROM \(table.quoted) WHERE service = $1 AND account = $2
                 """, [.text(key.service), .text(key.account)])
@@ -278,8 +280,8 @@ public final class PostgresTokenStore: TokenStore {
         let (table, cost) = (table, options.scryptCost)
         let salt: [UInt8]
         do { salt = try RandomBytes.generate(count: 32) } catch { throw .backend("could not generate a salt: \(error.message)") }
-        let parameters = try await session.run("preparing table \(table)") { (connection) throws(PGError) in
-            try PostgresSchema.prepare(
+        let parameters = try await session.run("preparing table \(table)") { (connection) async throws(PGError) in
+            try await PostgresSchema.prepare(
                 connection, table: table, newCost: Scrypt.Parameters(logN: cost.logN, r: cost.r, p: cost.p), salt: salt)
         }
         let cipher = try PostgresRowCipher(

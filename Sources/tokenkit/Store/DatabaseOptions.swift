@@ -8,7 +8,7 @@ import TokenKitStore
 /// PostgreSQL backend's connection, part of ``BackendOptions``. The password comes from the
 /// file or `PGPASSWORD`, never from argv (a URL holding one is refused).
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The PostgreSQL server: postgres://USER@HOST:PORT/DATABASE[?sslmode=require] (no password here).", valueName: "url"))
+    @Option(help: ArgumentHelp("The PostgreSQL server: postgres://USER@HOST:PORT/DATABASE[?sslmode=verify-full&sslrootcert=/ca.pem] (no password here).", valueName: "url"))
     var databaseURL: String?
 
     @Option(help: ArgumentHelp("A file whose first line is the database password (else $PGPASSWORD).", valueName: "path"))

@@ -1,2 +1,0 @@
-// libpq, PostgreSQL's C client library (pkg-config libpq). Imported only by TokenKitPostgres.
-#include <libpq-fe.h>
