@@ -12,17 +12,28 @@ import Testing
         defer { TestEnvironment.remove(root) }
         let path = "\(root)/store.lock"
         let held = try FileLock(path: path, timeout: 1)
-        let started = ContinuousClock.now
-        do {
-            _ = try FileLock(path: path, timeout: 0.3)
-            Issue.record("a held lock was taken twice")
-        } catch {
-            #expect(error.code == .timeout)
-            #expect(error.message == "timed out after 0.3 s waiting for the lock \(path): another process holds it")
+        defer { withExtendedLifetime(held) {} }
+        // The second taker runs on a thread of its own, so a lock that ignored its timeout
+        // fails this test (after 20 s, 66 times the 0.3 s asked for) instead of hanging it.
+        // The suite runs in scripts/test's isolated first pass (an upper bound on a wait).
+        let outcome = OneShot<(TokenStoreError?, Duration)>()
+        Thread.detachNewThread {
+            let started = ContinuousClock.now
+            do throws(TokenStoreError) {
+                _ = try FileLock(path: path, timeout: 0.3)
+                outcome.fulfil((nil, ContinuousClock.now - started))
+            } catch {
+                outcome.fulfil((error, ContinuousClock.now - started))
+            }
         }
-        // Only a lower bound: the wait must not end early (an upper bound would depend on load).
-        #expect(ContinuousClock.now - started >= .milliseconds(300))
-        withExtendedLifetime(held) {}
+        guard let (error, waited) = outcome.wait(upTo: 20) else {
+            Issue.record("the second taker neither got the lock nor timed out within 20 s")
+            return
+        }
+        let failure = try #require(error, "a held lock was taken twice")
+        #expect(failure.code == .timeout)
+        #expect(failure.message == "timed out after 0.3 s waiting for the lock \(path): another process holds it")
+        #expect(waited >= .milliseconds(300))
     }
 
     @Test("the lock is free again once its holder is released")
@@ -51,5 +62,28 @@ import Testing
           arguments: [(60.0, "60"), (0.3, "0.3"), (1.25, "1.25"), (0.0, "0")])
     func secondsText(seconds: Double, text: String) {
         #expect(SecondsText.format(seconds) == text)
+    }
+}
+
+/// A value handed from one thread to a waiter, once, with a bounded wait.
+private final class OneShot<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value?
+
+    /// Stores `value` (the first call wins) and wakes the waiter.
+    func fulfil(_ value: Value) {
+        condition.lock()
+        defer { condition.unlock() }
+        if self.value == nil { self.value = value }
+        condition.broadcast()
+    }
+
+    /// The value, or `nil` when none came within `seconds`.
+    func wait(upTo seconds: Double) -> Value? {
+        let limit = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil, condition.wait(until: limit) {}
+        return value
     }
 }

@@ -12,10 +12,12 @@ public enum SignInDiscovery {
     /// (a mix-up: the sign-in is refused); ``AuthError/Code/invalidConfiguration`` for an
     /// unusable issuer URL or an unsafe endpoint; ``AuthError/Code/invalidResponse`` for a
     /// bad document or one without a `token_endpoint`; ``AuthError/Code/network`` for
-    /// transport failures and timeouts.
+    /// transport failures and timeouts. By default the document has 30 s (the token
+    /// requests' total deadline), not the 10 s a service's background key refresh gets: a
+    /// sign-in fetches it once, while the user waits anyway.
     public static func configuration(
         issuer: String, clientID: String, authMethod: String = "none", transport: any HTTPTransport,
-        options: RemoteFetchOptions = RemoteFetchOptions()
+        options: RemoteFetchOptions = RemoteFetchOptions(timeout: 30)
     ) async throws(AuthError) -> LoginConfiguration {
         let metadata = try await OpenIDDiscovery(issuer: issuer, transport: transport, options: options).fetch()
         guard let token = metadata.tokenEndpoint else {

@@ -40,7 +40,11 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ["TOKENKIT_OAUTH_DB"],
-        "OPTIONS": {"timeout": 20},
+        # IMMEDIATE: every transaction takes the write lock up front and waits for it (up to
+        # `timeout`). With SQLite's default (deferred), a read that upgrades to a write while
+        # another thread writes fails at once with "database is locked" -> HTTP 500 on
+        # /token/ when the threaded server runs several tests' exchanges together.
+        "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
     }
 }
 # Fast hashing: the fixture's passwords and client secrets are throw-away.

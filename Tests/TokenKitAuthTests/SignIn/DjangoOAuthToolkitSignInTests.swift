@@ -12,7 +12,10 @@ struct DjangoOAuthToolkitSignInTests {
     let transport = URLSessionTransport(timeout: 30)
 
     func configuration(_ env: OAuthServerEnvironment, client: String) async throws -> LoginConfiguration {
-        try await SignInDiscovery.configuration(issuer: env.issuer, clientID: env[client], transport: transport)
+        // One Django process serves every sign-in test of the busy second pass: give its
+        // discovery document a minute rather than the default 30 s.
+        try await SignInDiscovery.configuration(
+            issuer: env.issuer, clientID: env[client], transport: transport, options: RemoteFetchOptions(timeout: 60))
     }
 
     /// An opener that runs the scripted user agent with `action` and records the callback URL.

@@ -18,6 +18,8 @@ actor OAuthServerState {
         case escapeInRefreshToken
         /// A well-formed answer whose scope carries a terminal escape sequence.
         case escapeInScope
+        /// A well-formed answer whose ID token carries CR/LF between otherwise valid segments.
+        case headerInjectionInIDToken
     }
 
     /// The access token sent in ``TokenMode/headerInjection`` mode.
@@ -150,6 +152,7 @@ actor OAuthServerState {
         var body: [String: Any] = ["token_type": tokenMode == .wrongTokenType ? "mac" : "bearer"]
         if tokenMode != .missingAccessToken { body["access_token"] = tokenMode == .headerInjection ? Self.injectedAccessToken : access }
         if tokenMode == .escapeInScope { body["scope"] = "read \u{1B}]0;owned\u{07}\u{1B}[2J write" }
+        if tokenMode == .headerInjectionInIDToken { body["id_token"] = "eyJhbGciOiJIUzI1NiJ9.e30.c2ln\r\nX-Injected: 1" }
         if let expiresIn { body["expires_in"] = expiresIn }
         if tokenMode != .noRefreshTokenInResponse {
             let refresh = "rt-\(familyID)-\(serial)"

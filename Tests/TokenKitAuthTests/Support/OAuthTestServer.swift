@@ -60,7 +60,9 @@ struct OAuthTestServer: Sendable {
 enum StreamingAnswer: Sendable {
     /// One space a second for up to two minutes: never a complete answer within a deadline.
     case drip
-    /// 256 MiB of spaces, 64 KiB at a time, as fast as the client reads.
+    /// 4 GiB of spaces, 64 KiB at a time, as fast as the client reads: far more than a client
+    /// that stops at its cap lets through before its connection closes (AsyncHTTPClient has
+    /// let a few hundred MiB through on loopback before closing), yet finite.
     case endless
 
     /// The response; every byte written is counted in ``OAuthServerState/bytesStreamed``, and
@@ -80,7 +82,7 @@ enum StreamingAnswer: Sendable {
         case .endless:
             body = ResponseBody { writer in
                 let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 1 << 16)
-                for _ in 0..<(1 << 12) {
+                for _ in 0..<(1 << 16) {
                     try await writer.write(chunk)
                     await state.addStreamed(chunk.readableBytes)
                 }
