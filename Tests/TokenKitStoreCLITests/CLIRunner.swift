@@ -12,8 +12,14 @@ struct CLIResult: Sendable {
 }
 
 enum CLI {
-    /// `.build/<config>/tokenkit`, found from the test executable's directory upwards.
+    /// `.build/<config>/tokenkit`, found from the test executable's directory upwards, or
+    /// `TOKENKIT_CLI` when set (scripts/test runs the hostile-input suites again against the
+    /// release build that way).
     static func binary() throws -> String {
+        if let chosen = ProcessInfo.processInfo.environment["TOKENKIT_CLI"], !chosen.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: chosen) else { throw Missing(what: "TOKENKIT_CLI=\(chosen) (not an executable file)") }
+            return chosen
+        }
         let start = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         var directory = start.deletingLastPathComponent()
         for _ in 0..<6 {

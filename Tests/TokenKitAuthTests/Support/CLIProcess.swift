@@ -15,7 +15,15 @@ struct CLIProcess: Sendable {
     /// Finds `tokenkit` next to the test bundle (`.build/<triple>/debug/`), or throws naming
     /// where it looked: build it with `swift build --build-tests` (which builds every product).
     /// Other binaries built with the tests (e.g. `tokenkit-refresh-stress`) are found the same way.
+    /// `TOKENKIT_CLI`, when set, names the `tokenkit` binary to run instead (scripts/test runs
+    /// the hostile-input suites again against the release build that way).
     static func locate(_ name: String = "tokenkit") throws -> CLIProcess {
+        if name == "tokenkit", let chosen = ProcessInfo.processInfo.environment["TOKENKIT_CLI"], !chosen.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: chosen) else {
+                throw DeadlineExceeded(what: "locating tokenkit (TOKENKIT_CLI=\(chosen) is not an executable file)")
+            }
+            return CLIProcess(executable: URL(fileURLWithPath: chosen))
+        }
         var candidates: [URL] = []
         let argv0 = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
         candidates.append(argv0.deletingLastPathComponent())
