@@ -27,17 +27,17 @@ public enum SecretFile {
     public static func read(_ path: String, what: String, limit: Int) throws(TokenStoreError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-            throw failure(.io, "cannot read the \(what) \(path): \(reason)")
+            let reason = errno == ENOENT ? "no such file" : PrivateFiles.describe(errno)
+            throw .io("cannot read the \(what) \(path): \(reason)")
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(.io, "cannot inspect the \(what) \(path): \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw failure(.io, "cannot read the \(what) \(path): it is a directory") }
+        guard fstat(fd, &info) == 0 else { throw .io("cannot inspect the \(what) \(path): \(PrivateFiles.describe(errno))") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .io("cannot read the \(what) \(path): it is a directory") }
         let mode = info.st_mode & 0o7777
         guard mode & 0o077 == 0 else {
-            throw failure(.insecurePermissions,
-                          "the \(what) \(path) has mode \(octal(mode)): it must not be readable by other users (run: chmod 600 \(path))")
+            throw .insecurePermissions(
+                "the \(what) \(path) has mode \(PrivateFiles.octal(mode)): it must not be readable by other users (run: chmod 600 \(path))")
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -47,25 +47,15 @@ public enum SecretFile {
             if n < 0 {
                 if errno == EINTR { continue }
                 for index in bytes.indices { bytes[index] = 0 }
-                throw failure(.io, "cannot read the \(what) \(path): \(String(cString: strerror(errno)))")
+                throw .io("cannot read the \(what) \(path): \(PrivateFiles.describe(errno))")
             }
             if n == 0 { break }
             guard n <= limit - bytes.count else {
                 for index in bytes.indices { bytes[index] = 0 }
-                throw failure(.io, "the \(what) \(path) is larger than \(limit) bytes")
+                throw .io("the \(what) \(path) is larger than \(limit) bytes")
             }
             bytes.append(contentsOf: buffer[0..<n])
         }
         return bytes
-    }
-
-    /// `0644`-style: at least four octal digits.
-    static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    private static func failure(_ code: TokenStoreError.Code, _ message: String) -> TokenStoreError {
-        TokenStoreError(code: code, message: message)
     }
 }

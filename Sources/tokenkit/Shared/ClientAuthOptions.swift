@@ -64,7 +64,7 @@ struct ClientAuthOptions: ParsableArguments {
         guard let clientSecretFile else { return nil }
         let secret = try ClientSecretFile.read(clientSecretFile)
         return Resolved(
-            authentication: clientAuth == .post ? .clientSecretPost(secret: secret) : .clientSecretBasic(secret: secret),
+            authentication: Self.secretAuthentication(secret, post: clientAuth == .post),
             file: clientSecretFile == "-" ? nil : Self.absolute(clientSecretFile))
     }
 
@@ -87,12 +87,15 @@ struct ClientAuthOptions: ParsableArguments {
                 throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login authenticates with \(method): give --client-secret-file")
             }
             let secret = try ClientSecretFile.read(path)
-            return Resolved(
-                authentication: method == "client_secret_post" ? .clientSecretPost(secret: secret) : .clientSecretBasic(secret: secret),
-                file: path)
+            return Resolved(authentication: secretAuthentication(secret, post: method == "client_secret_post"), file: path)
         default:
             throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login uses an unknown client authentication method")
         }
+    }
+
+    /// A client secret sent as `client_secret_post` or (otherwise) `client_secret_basic`.
+    private static func secretAuthentication(_ secret: String, post: Bool) -> ClientAuthentication {
+        post ? .clientSecretPost(secret: secret) : .clientSecretBasic(secret: secret)
     }
 
     private static func privateKeyJWT(_ path: String) throws -> ClientAuthentication {
