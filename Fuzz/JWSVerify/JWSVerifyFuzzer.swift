@@ -28,28 +28,30 @@ enum JWSVerifyHarness {
     static func run(_ bytes: [UInt8]) {
         let token = String(decoding: bytes, as: UTF8.self)
         let parsed = try? UnverifiedJWT(parsing: token)
-        checkQuickScanner(bytes, parsed: parsed)
+        checkInspection(bytes, parsed: parsed)
         for verifier in verifiers {
             if (try? verifier.verify(token)) != nil { FuzzInput.finding("verify accepted a token no key signed") }
             if (try? verifier.verifyJWS(token)) != nil { FuzzInput.finding("verifyJWS accepted a token no key signed") }
         }
     }
 
-    /// The audit scanner never accepts a token the strict decoder refuses, and reports the
-    /// same header and registered claims.
-    private static func checkQuickScanner(_ bytes: [UInt8], parsed: UnverifiedJWT?) {
-        var scratch = JWTQuickScanner.Scratch()
-        let scanned = bytes.withUnsafeBytes { JWTQuickScanner.scan($0, scratch: &scratch) }
-        guard let scanned else { return }
-        guard let parsed else { FuzzInput.finding("quick scanner accepted a token the strict decoder refuses") }
+    /// The audit's inspection never accepts a token the strict decoder refuses, and reports
+    /// the same header and registered claims.
+    private static func checkInspection(_ bytes: [UInt8], parsed: UnverifiedJWT?) {
+        var buffer: [UInt8] = []
+        let inspected = bytes.withUnsafeBytes {
+            TokenInspection.inspect($0, limits: .default, requiredClaims: [], now: 0, payloadBuffer: &buffer)
+        }
+        guard case .success(let read) = inspected else { return }
+        guard let parsed else { FuzzInput.finding("inspection accepted a token the strict decoder refuses") }
         let claims = parsed.claims
-        guard scanned.algorithmName == parsed.header.algorithmName, scanned.keyID == parsed.header.keyID,
-              scanned.issuer == (try? claims.issuer()) ?? nil, scanned.subject == (try? claims.subject()) ?? nil,
-              scanned.jwtID == (try? claims.jwtID()) ?? nil, scanned.audience == (try? claims.audience()) ?? nil,
-              scanned.expiration?.doubleValue == (try? claims.expiration()) ?? nil,
-              scanned.notBefore?.doubleValue == (try? claims.notBefore()) ?? nil,
-              scanned.issuedAt?.doubleValue == (try? claims.issuedAt()) ?? nil
-        else { FuzzInput.finding("quick scanner and strict decoder disagree on a field") }
+        guard read.algorithm == parsed.header.algorithmName, read.keyID == parsed.header.keyID,
+              read.issuer == (try? claims.issuer()) ?? nil, read.subject == (try? claims.subject()) ?? nil,
+              read.jwtID == (try? claims.jwtID()) ?? nil, read.audience == (try? claims.audience()) ?? nil,
+              read.expiration?.doubleValue == (try? claims.expiration()) ?? nil,
+              read.notBefore?.doubleValue == (try? claims.notBefore()) ?? nil,
+              read.issuedAt?.doubleValue == (try? claims.issuedAt()) ?? nil
+        else { FuzzInput.finding("inspection and strict decoder disagree on a field") }
     }
 }
 

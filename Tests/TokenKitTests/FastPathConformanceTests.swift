@@ -2,7 +2,7 @@ import Testing
 import Foundation
 @testable import TokenKit
 
-/// The fast paths (ClaimsScanner, HeaderCache, the in-place verifier) must accept exactly what
+/// The fast paths (the claims view, HeaderCache, the in-place verifier) must accept exactly what
 /// the full strict parser accepts and report the same errors. These tests compare them with
 /// the general path on payloads chosen to hit every rule the scanner mirrors.
 @Suite struct FastPathConformanceTests {

@@ -63,6 +63,13 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         doubleValue = Double(checkedLiteral) ?? .nan
     }
 
+    /// A number from a checked literal whose value the caller already computed as
+    /// `Double(literal)` does.
+    init(checkedLiteral: String, value: Double) {
+        literal = checkedLiteral
+        doubleValue = value
+    }
+
     /// An integer number.
     public init(_ value: Int64) {
         literal = String(value)
@@ -125,15 +132,6 @@ public struct JSONObject: Sendable, Hashable, Sequence {
                 keys.removeAll { $0.isByteIdentical(to: key) }
             }
         }
-    }
-
-    /// Inserts a member that must not exist yet; returns `false` (changing nothing) when it does.
-    mutating func insertNew(_ key: String, _ value: JSONValue) -> Bool {
-        let exact = ExactKey(key)
-        guard values[exact] == nil else { return false }
-        values[exact] = value
-        keys.append(key)
-        return true
     }
 
     /// Number of members.

@@ -4,7 +4,7 @@ internal import TokenKitCrypto
 /// kept (thread-safe and lock-free: the first finished computation is published with an
 /// atomic compare-and-swap and never replaced).
 ///
-/// The payload was already validated (by ``ClaimsScanner`` or ``StrictJSONParser``) before
+/// The payload was already validated (by the JSON lexer, see ``JSONLexer``) before
 /// a cache is made, so materialising cannot fail.
 struct ClaimsCache: @unchecked Sendable {
     // @unchecked Sendable: the storage's header is immutable; its one element is only

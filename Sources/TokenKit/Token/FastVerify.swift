@@ -23,8 +23,8 @@ extension JWTVerifier {
     /// Same checks in the same order as the general path, minus the work that does not
     /// change the outcome: no copy of the token (its UTF-8 is read in place), the header
     /// parsed once per distinct header text (``HeaderCache``), the signature decoded into a
-    /// stack buffer and checked with pooled OpenSSL contexts, and the claims checked by a
-    /// validating scan (``ClaimsScanner``) instead of building a JSON object, which is
+    /// stack buffer and checked with pooled OpenSSL contexts, and the claims checked by the
+    /// claim rules over ``RegisteredClaimsView`` instead of a JSON object, which is
     /// materialised only if the caller reads ``VerifiedJWT/claims``.
     ///
     /// Anything unusual before the signature check (a malformed token, an algorithm or key
@@ -91,20 +91,10 @@ extension JWTVerifier {
         return a.isByteIdentical(to: b)
     }
 
-    /// The claims step after a verified signature: the scan and fast checks, or the full
-    /// parse and validation when the scan declines or a check does not pass.
+    /// The claims step after a verified signature (the same one the general path takes).
     static func checkClaims(header: JWTHeader, payload: [UInt8], options: ValidationOptions) -> FastVerifyOutcome {
-        let limits = options.limits
-        if options.customCheck == nil {
-            let passed = payload.withUnsafeBufferPointer { bytes in
-                ClaimsScanner.scan(bytes, maxDepth: limits.maxDepth) { ClaimValidator.passes($0, header: header, options: options) }
-            }
-            if passed == true { return .verified(VerifiedJWT(header: header, validatedPayload: payload, limits: limits)) }
-        }
         do throws(JWTError) {
-            let claims = JWTClaims(try JWTPayloadParser.object(payload, limits: limits))
-            try ClaimValidator.validate(header: header, claims: claims, options: options)
-            return .verified(VerifiedJWT(header: header, claims: claims, payload: payload))
+            return .verified(try ClaimValidator.verified(header: header, payload: payload, options: options))
         } catch {
             return .failed(error)
         }

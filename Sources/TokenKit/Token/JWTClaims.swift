@@ -62,7 +62,7 @@ public struct JWTClaims: Sendable, Hashable {
         guard let number = value.numberValue else {
             throw .invalidClaim(name, "must be a NumericDate (a number), found \(value.typeName)")
         }
-        guard number.doubleValue.isFinite, abs(number.doubleValue) < 1e15 else {
+        guard NumericDate.isInRange(number.doubleValue) else {
             throw .invalidClaim(name, "NumericDate \(number.literal) is out of range")
         }
         return number.doubleValue

@@ -37,9 +37,7 @@ public struct JWTVerifier: Sendable {
         case .jws, .fallback: break
         }
         let jws = try checkSignature(CompactJWS(token, limits: options.limits))
-        let claims = JWTClaims(try JWTPayloadParser.object(jws.payload, limits: options.limits))
-        try ClaimValidator.validate(header: jws.header, claims: claims, options: options)
-        return VerifiedJWT(header: jws.header, claims: claims, payload: jws.payload)
+        return try ClaimValidator.verified(header: jws.header, payload: jws.payload, options: options)
     }
 
     /// Verifies a JWT and decodes its payload as `Payload` (after every check passed).

@@ -18,9 +18,9 @@ public struct UnverifiedJWT: Sendable {
     /// Decodes `token`; throws ``JWTError`` naming the malformed part.
     ///
     /// Fast path: the token's UTF-8 is read in place, headers are parsed once per distinct
-    /// header text (a small process-wide cache), and the payload is validated by a scan that
-    /// builds nothing; the claims object is made only if ``claims`` is read. Whatever the
-    /// scan does not accept goes through the full strict parser, so the outcome and every
+    /// header text (a small process-wide cache), and the payload is validated by the JSON lexer
+    /// building nothing; the claims object is made only if ``claims`` is read. Whatever the
+    /// fast path refuses goes through the full strict parser, so the outcome and every
     /// error are those of the full parse.
     public init(parsing token: String, limits: ParsingLimits = .default) throws(JWTError) {
         if let fast = Self.fastParse(token, limits: limits) {
@@ -53,18 +53,25 @@ public struct UnverifiedJWT: Sendable {
             }) else { return nil }
             guard let payload = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else { return nil }
             let signature = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
-            let valid = payload.withUnsafeBufferPointer { ClaimsScanner.scan($0, maxDepth: limits.maxDepth) { _ in true } }
-            guard valid == true else { return nil }
+            let valid = payload.withUnsafeBufferPointer { (try? RegisteredClaimsView.read($0, maxDepth: limits.maxDepth)) != nil }
+            guard valid else { return nil }
             return UnverifiedJWT(header: header, signature: signature, cache: .make(payload: payload, limits: limits))
         }
         return parsed ?? nil
     }
 }
 
+/// The payload of a JWT as a JSON object, with the error every reader reports for one that
+/// is not.
 enum JWTPayloadParser {
     static func object(_ payload: [UInt8], limits: ParsingLimits) throws(JWTError) -> JSONObject {
         do { return try StrictJSONParser.parseObject(payload, maxDepth: limits.maxDepth) } catch {
-            throw .malformed("part 2 (payload) is not a valid JSON object: \(error.reason)")
+            throw malformed(error)
         }
+    }
+
+    /// The error for a payload the JSON lexer refused.
+    static func malformed(_ error: JSONSyntaxError) -> JWTError {
+        .malformed("part 2 (payload) is not a valid JSON object: \(error.reason)")
     }
 }

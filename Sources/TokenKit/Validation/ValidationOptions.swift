@@ -19,7 +19,16 @@ public struct ValidationOptions: Sendable {
 
     private static func clampedLeeway(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 0 }
     /// Claims that must be present (default `["exp"]`).
-    public var requiredClaims: Set<String>
+    public var requiredClaims: Set<String> {
+        get { storedRequiredClaims }
+        set {
+            storedRequiredClaims = newValue
+            requiredClaimNames = newValue.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+    private var storedRequiredClaims: Set<String>
+    /// ``requiredClaims`` in byte order: the order they are looked for and reported in.
+    private(set) var requiredClaimNames: [String]
     /// Accepted issuers (`iss`, exact match); `nil` to skip the check.
     public var issuers: Set<String>?
     /// Accepted audiences: the token's `aud` (string or array) must contain one; `nil` to
@@ -58,7 +67,8 @@ public struct ValidationOptions: Sendable {
     ) {
         self.algorithms = algorithms
         self.storedLeeway = Self.clampedLeeway(leeway)
-        self.requiredClaims = requiredClaims
+        self.storedRequiredClaims = requiredClaims
+        self.requiredClaimNames = requiredClaims.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.issuers = issuers
         self.audiences = audiences
         self.subject = subject

@@ -1,0 +1,145 @@
+/// What the audit reads from one token, decoded as strictly as ``UnverifiedJWT`` (package
+/// API for TokenKitAudit, which owns the findings; not public because only the audit needs it).
+package struct InspectedToken: Sendable {
+    /// Header `alg`, as written.
+    package var algorithm = ""
+    /// Header `kid`.
+    package var keyID: String?
+    package var issuer: String?
+    package var subject: String?
+    package var jwtID: String?
+    /// `aud` as a list; ``audienceIsArray`` tells whether it was written as an array.
+    package var audience: [String]?
+    package var audienceIsArray = false
+    /// `iat`, `nbf`, `exp` with their literals as written.
+    package var issuedAt: JSONNumber?
+    package var notBefore: JSONNumber?
+    package var expiration: JSONNumber?
+    /// The inspection's required claims the token lacks, in the order given.
+    package var missingClaims: [String] = []
+    /// The core's time rules at the inspection instant with no leeway
+    /// (``ExpirationRule``, ``NotBeforeRule``, ``IssuedAtRule``).
+    package var expired = false
+    package var notYetValid = false
+    package var issuedInFuture = false
+}
+
+/// Why ``TokenInspection`` could not read a token: one line for people, never the token.
+package struct InspectionFailure: Error, Sendable {
+    package let reason: String
+
+    package init(reason: String) { self.reason = reason }
+}
+
+/// Decodes tokens for the audit through the core's one reader and one set of claim rules.
+package enum TokenInspection {
+    /// Decodes `token` and applies the time and required-claim rules at `now`. Fails with the
+    /// error ``UnverifiedJWT`` reports for the same token, or when a registered claim has the
+    /// wrong type (the typed ``JWTClaims`` accessors' errors), or when the signature part is
+    /// not canonical base64url (a JWS that is not well-formed). `payloadBuffer` is reused
+    /// between calls (keep one per thread).
+    package static func inspect(_ token: UnsafeRawBufferPointer, limits: ParsingLimits, requiredClaims: [String],
+                                now: Double, payloadBuffer: inout [UInt8]) -> Result<InspectedToken, InspectionFailure> {
+        let bytes = token.assumingMemoryBound(to: UInt8.self)
+        guard !bytes.isEmpty, bytes.count <= limits.maxTokenBytes, let (first, second) = TokenSplit.dots(bytes) else {
+            return .failure(strictError(bytes, limits: limits))
+        }
+        let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
+        let payloadText = UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])
+        let signatureText = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
+        let header: JWTHeader
+        do throws(JWTError) {
+            header = try HeaderCache.shared.header(for: headerText, limits: limits) { () throws(JWTError) in
+                try CompactJWS.parseHeader(headerText, limits: limits)
+            }
+        } catch {
+            return .failure(InspectionFailure(reason: error.reason))
+        }
+        let payloadLength = Base64URL.decodedLength(payloadText.count)
+        if payloadBuffer.count < payloadLength { payloadBuffer = [UInt8](repeating: 0, count: payloadLength) }
+        let decoded = payloadBuffer.withUnsafeMutableBytes { Base64URL.decode(payloadText, into: $0) }
+        guard decoded, isCanonical(signatureText) else { return .failure(strictError(bytes, limits: limits)) }
+
+        var result = InspectedToken()
+        result.algorithm = header.algorithmName
+        result.keyID = header.keyID
+        let outcome: Result<Void, InspectionFailure> = payloadBuffer.withUnsafeBufferPointer { all in
+            let payload = UnsafeBufferPointer(rebasing: all[0..<payloadLength])
+            let view: RegisteredClaimsView
+            do throws(JSONSyntaxError) { view = try RegisteredClaimsView.read(payload, maxDepth: limits.maxDepth, requiredNames: requiredClaims) } catch {
+                return .failure(InspectionFailure(reason: JWTPayloadParser.malformed(error).reason))
+            }
+            if let failure = typingFailure(view, header: header) { return .failure(InspectionFailure(reason: failure.reason)) }
+            result.read(view)
+            let subject = ClaimsUnderTest(claims: view, header: header, now: now)
+            if case .missing(let names)? = RequiredClaimsRule(names: requiredClaims).failure(in: subject)?.detail {
+                result.missingClaims = names
+            }
+            result.expired = ExpirationRule(leeway: 0).failure(in: subject) != nil
+            result.notYetValid = NotBeforeRule(leeway: 0).failure(in: subject) != nil
+            result.issuedInFuture = IssuedAtRule(leeway: 0).failure(in: subject) != nil
+            return .success(())
+        }
+        return outcome.map { result }
+    }
+
+    /// The first registered claim of the wrong type, in the order the typed accessors are
+    /// read (`iss`, `sub`, `jti`, `aud`, `iat`, `nbf`, `exp`).
+    private static func typingFailure(_ view: RegisteredClaimsView, header: JWTHeader) -> ClaimFailure? {
+        for claim in [RegisteredClaimsView.Claim.iss, .sub, .jti] {
+            let kind = view[claim].kind
+            if kind != .absent, kind != .string { return ClaimFailure(detail: .notAString(claim: claim.name, found: kind)) }
+        }
+        let subject = ClaimsUnderTest(claims: view, header: header, now: 0)
+        if let failure = AudienceRule(accepted: nil).failure(in: subject) { return failure }
+        return NumericDateTypesRule.failure(of: .iat, in: view) ?? NumericDateTypesRule.failure(of: .nbf, in: view)
+            ?? NumericDateTypesRule.failure(of: .exp, in: view)
+    }
+
+    /// Whether a part is canonical unpadded base64url (decoding it into a scratch buffer).
+    private static func isCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: max(1, Base64URL.decodedLength(text.count)), alignment: 1) {
+            Base64URL.decode(text, into: $0)
+        }
+    }
+
+    /// The reason the strict decoder gives (run only for tokens the fast reading refused).
+    private static func strictError(_ bytes: UnsafeBufferPointer<UInt8>, limits: ParsingLimits) -> InspectionFailure {
+        do {
+            let jwt = try UnverifiedJWT(parsing: String(decoding: bytes, as: UTF8.self), limits: limits)
+            // Decoding does not need the signature, but a JWT whose signature part is not
+            // canonical base64url is not a well-formed JWS.
+            if !jwt.signatureIsWellFormed { return InspectionFailure(reason: "the signature part is not canonical unpadded base64url") }
+            return InspectionFailure(reason: "malformed token: the token could not be read")
+        } catch {
+            return InspectionFailure(reason: error.reason)
+        }
+    }
+}
+
+private extension InspectedToken {
+    mutating func read(_ view: RegisteredClaimsView) {
+        issuer = view[.iss].string?.decoded
+        subject = view[.sub].string?.decoded
+        jwtID = view[.jti].string?.decoded
+        let aud = view[.aud]
+        if let single = aud.string {
+            audience = [single.decoded]
+        } else if aud.kind == .array {
+            var list: [String] = []
+            list.reserveCapacity(aud.elements)
+            view.forEachString(in: aud) { list.append($0.decoded) }
+            audience = list
+            audienceIsArray = true
+        }
+        issuedAt = number(view, .iat)
+        notBefore = number(view, .nbf)
+        expiration = number(view, .exp)
+    }
+
+    func number(_ view: RegisteredClaimsView, _ claim: RegisteredClaimsView.Claim) -> JSONNumber? {
+        let value = view[claim]
+        guard value.kind == .number else { return nil }
+        return JSONNumber(checkedLiteral: view.literal(value), value: view.number(value))
+    }
+}
