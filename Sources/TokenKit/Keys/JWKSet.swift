@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON Web Key Set (RFC 7517 §5): the keys a verifier may use, chosen per token by `kid`.
 ///
-/// Selection rules (``candidates(forKeyID:algorithm:)``): a token with a `kid` is verified
+/// Selection rules: a token with a `kid` is verified
 /// only by keys with exactly that `kid`, byte for byte (never by another key, nor by one
 /// whose `kid` is merely Unicode-equivalent); a token without `kid` is
 /// tried against every key that may verify its `alg`; a `kid` that several keys share is
@@ -86,7 +86,7 @@ public struct JWKSet: Sendable {
 
     /// The keys that may verify a token with this `kid` and `alg` (see the type's rules).
     /// Throws ``JWTError/Code/noMatchingKey`` when there are none.
-    public func candidates(forKeyID keyID: String?, algorithm: JWTAlgorithm) throws(JWTError) -> [JWTKey] {
+    package func candidates(forKeyID keyID: String?, algorithm: JWTAlgorithm) throws(JWTError) -> [JWTKey] {
         if let keyID, !isSingleUnnamedKey {
             let named = keys.filter { $0.keyID?.isByteIdentical(to: keyID) == true }
             guard !named.isEmpty else {

@@ -26,19 +26,15 @@ struct CompactJWS: Sendable {
             throw JWTError(code: .tooLarge, reason: "token of \(bytes.count) bytes exceeds the limit of \(limits.maxTokenBytes) bytes")
         }
         guard !bytes.isEmpty else { throw .malformed("the token is empty") }
-        var dots: [Int] = []
-        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: ".") {
-            dots.append(i)
-            if dots.count > 4 { break }
+        guard let (first, second) = bytes.withUnsafeBufferPointer({ TokenSplit.dots($0) }) else {
+            let dots = bytes.withUnsafeBufferPointer { TokenSplit.dotCount($0, limit: 5) }
+            if dots == 2 { throw .malformed("part 1 (header) is empty") }  // `dots` refuses only that with two
+            if dots == 4 { throw .malformed("encrypted tokens (JWE, five parts) are not supported") }
+            throw .malformed("expected 3 dot-separated parts, found \(min(dots, 4) + 1)\(dots > 4 ? " or more" : "")")
         }
-        guard dots.count == 2 else {
-            if dots.count == 4 { throw .malformed("encrypted tokens (JWE, five parts) are not supported") }
-            throw .malformed("expected 3 dot-separated parts, found \(min(dots.count, 4) + 1)\(dots.count > 4 ? " or more" : "")")
-        }
-        let headerPart = bytes[0..<dots[0]]
-        let payloadPart = bytes[(dots[0] + 1)..<dots[1]]
-        let signaturePart = bytes[(dots[1] + 1)...]
-        guard !headerPart.isEmpty else { throw .malformed("part 1 (header) is empty") }
+        let headerPart = bytes[0..<first]
+        let payloadPart = bytes[(first + 1)..<second]
+        let signaturePart = bytes[(second + 1)...]
 
         header = try headerPart.withUnsafeBufferPointer { text throws(JWTError) in try Self.parseHeader(text, limits: limits) }
         payload = try Self.decode(payloadPart, part: 2, name: "payload")
@@ -50,7 +46,7 @@ struct CompactJWS: Sendable {
             signature = try Self.decode(signaturePart, part: 3, name: "signature")
             signatureWellFormed = true
         }
-        signingInput = bytes[0..<dots[1]]
+        signingInput = bytes[0..<second]
     }
 
     /// The header from its base64url text (part 1), with the errors a full parse reports.

@@ -41,7 +41,7 @@ public enum NumericDateFormatter {
     /// The UTC calendar date and time (proleptic Gregorian) of whole `seconds` since 1970,
     /// for callers that format timestamps themselves; valid for any `Int64` day count that
     /// does not overflow (callers bound the input, as ``string(_:)`` does).
-    public static func utcComponents(wholeSeconds seconds: Int64)
+    package static func utcComponents(wholeSeconds seconds: Int64)
         -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)
     {
         var days = seconds / 86_400
