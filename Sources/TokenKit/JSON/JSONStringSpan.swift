@@ -23,7 +23,10 @@ struct JSONStringSpan {
 
     /// Whether the decoded text's UTF-8 equals `utf8`.
     func equals(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        if !hasEscapes { return raw.elementsEqual(utf8) }
+        if !hasEscapes {
+            guard raw.count == utf8.count, let mine = raw.baseAddress else { return raw.count == utf8.count }
+            return memcmpEqual(mine, utf8.baseAddress, raw.count)
+        }
         var iterator = makeDecodedIterator()
         for byte in utf8 where iterator.next() != byte { return false }
         return iterator.next() == nil

@@ -61,16 +61,18 @@ struct RegisteredClaimsView: JSONEvents {
         }
     }
 
-    /// Where a claim's value is. For a string, `string` is set; for a number or an array,
-    /// `start..<end` is its text in the payload.
+    /// Where a claim's value is, in 16 bytes (the view is copied by value): for a string its
+    /// text between the quotes (read it with ``text(_:)``), for a number or an array its text.
     struct Value {
         var kind = JSONKind.absent
-        var string: JSONStringSpan?
-        var start = 0
-        var end = 0
-        /// For an array: its element count and whether every element is a string.
-        var elements = 0
+        /// For a string: whether its text has escapes.
+        var hasEscapes = false
+        /// For an array: whether every element is a string.
         var allStrings = true
+        var start: UInt32 = 0
+        var end: UInt32 = 0
+        /// For an array: how many elements it has.
+        var elements: UInt32 = 0
     }
 
     private let input: UnsafeBufferPointer<UInt8>
@@ -92,6 +94,8 @@ struct RegisteredClaimsView: JSONEvents {
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.
     /// `requiredNames` are the member names ``isPresent(requiredAt:)`` answers for.
     static func read(_ payload: UnsafeBufferPointer<UInt8>, maxDepth: Int, requiredNames: [String] = []) throws(JSONSyntaxError) -> RegisteredClaimsView {
+        // Offsets are kept in 32 bits; a token is never near that (``ParsingLimits``).
+        guard payload.count < Int(UInt32.max) else { throw JSONSyntaxError(reason: "JSON text of \(payload.count) bytes is too large") }
         var view = RegisteredClaimsView(input: payload, requiredNames: requiredNames)
         try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
         return view
@@ -130,15 +134,22 @@ struct RegisteredClaimsView: JSONEvents {
         index < 64 ? present & (1 << UInt64(index)) != 0 : presentOverflow[index - 64]
     }
 
+    /// A string claim's text (`nil` for any other kind).
+    func text(_ value: Value) -> JSONStringSpan? {
+        guard value.kind == .string else { return nil }
+        return JSONStringSpan(raw: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), hasEscapes: value.hasEscapes)
+    }
+
     /// A number claim's value, as `Double(literal)` computes it.
     func number(_ value: Value) -> Double {
-        var i = value.start
+        var i = Int(value.start)
+        let end = Int(value.end)
         var negative = false
         if input[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        if value.end - i <= 15 {
+        if end - i <= 15 {
             var n: Int64 = 0
             var plain = true
-            for j in i..<value.end {
+            for j in i..<end {
                 let digit = input[j] &- UInt8(ascii: "0")
                 if digit > 9 { plain = false; break }
                 n = n &* 10 &+ Int64(digit)
@@ -151,7 +162,7 @@ struct RegisteredClaimsView: JSONEvents {
 
     /// A number claim's literal, as written.
     func literal(_ value: Value) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: input[value.start..<value.end]), as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), as: UTF8.self)
     }
 
     /// Calls `body` with each element of an array claim made only of strings, in order.
@@ -160,7 +171,7 @@ struct RegisteredClaimsView: JSONEvents {
         // Re-reads the array's own text (already valid) with the same lexer.
         withoutActuallyEscaping(body) { body in
             var each = EachString(body: body)
-            try? JSONLexer.read(UnsafeBufferPointer(rebasing: input[value.start..<value.end]), maxDepth: 1, requireObject: false, into: &each)
+            try? JSONLexer.read(UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), maxDepth: 1, requireObject: false, into: &each)
         }
     }
 
@@ -189,7 +200,7 @@ struct RegisteredClaimsView: JSONEvents {
     mutating func arrayStart(at offset: Int) {
         if depth == 1 {
             record(.array)
-            if let current { self[current].start = offset }
+            if let current { self[current].start = UInt32(truncatingIfNeeded: offset) }
         } else if depth == 2 {
             element(isString: false)
         }
@@ -198,13 +209,17 @@ struct RegisteredClaimsView: JSONEvents {
 
     mutating func arrayEnd(endingAt offset: Int) {
         depth -= 1
-        if depth == 1, let current { self[current].end = offset }
+        if depth == 1, let current { self[current].end = UInt32(truncatingIfNeeded: offset) }
     }
 
     mutating func string(_ value: JSONStringSpan) {
         if depth == 1 {
             record(.string)
-            if let current { self[current].string = value }
+            if let current, let base = input.baseAddress, let text = value.raw.baseAddress {
+                self[current].start = UInt32(truncatingIfNeeded: text - base)
+                self[current].end = UInt32(truncatingIfNeeded: text - base + value.raw.count)
+                self[current].hasEscapes = value.hasEscapes
+            }
         } else if depth == 2 {
             element(isString: true)
         }
@@ -214,8 +229,8 @@ struct RegisteredClaimsView: JSONEvents {
         if depth == 1 {
             record(.number)
             if let current {
-                self[current].start = start
-                self[current].end = end
+                self[current].start = UInt32(truncatingIfNeeded: start)
+                self[current].end = UInt32(truncatingIfNeeded: end)
             }
         } else if depth == 2 {
             element(isString: false)
@@ -233,7 +248,7 @@ struct RegisteredClaimsView: JSONEvents {
     /// An element of an array that is a top-level member's value.
     private mutating func element(isString: Bool) {
         guard let current, self[current].kind == .array else { return }
-        self[current].elements += 1
+        self[current].elements &+= 1
         if !isString { self[current].allStrings = false }
     }
 }

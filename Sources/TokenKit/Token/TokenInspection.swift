@@ -119,15 +119,15 @@ package enum TokenInspection {
 
 private extension InspectedToken {
     mutating func read(_ view: RegisteredClaimsView) {
-        issuer = view[.iss].string?.decoded
-        subject = view[.sub].string?.decoded
-        jwtID = view[.jti].string?.decoded
+        issuer = view.text(view[.iss])?.decoded
+        subject = view.text(view[.sub])?.decoded
+        jwtID = view.text(view[.jti])?.decoded
         let aud = view[.aud]
-        if let single = aud.string {
+        if let single = view.text(aud) {
             audience = [single.decoded]
         } else if aud.kind == .array {
             var list: [String] = []
-            list.reserveCapacity(aud.elements)
+            list.reserveCapacity(Int(aud.elements))
             view.forEachString(in: aud) { list.append($0.decoded) }
             audience = list
             audienceIsArray = true

@@ -102,7 +102,7 @@ struct IssuerRule: ClaimRule {
         switch iss.kind {
         case .absent: return ClaimFailure(detail: .noIssuer)
         case .string:
-            guard let text = iss.string, !accepted.contains(where: { text.equals($0) }) else { return nil }
+            guard let text = subject.claims.text(iss), !accepted.contains(where: { text.equals($0) }) else { return nil }
             return ClaimFailure(detail: .issuerNotAccepted(text.decoded))
         default: return ClaimFailure(detail: .notAString(claim: "iss", found: iss.kind))
         }
@@ -121,7 +121,7 @@ struct AudienceRule: ClaimRule {
         case .absent:
             return accepted == nil ? nil : ClaimFailure(detail: .noAudience)
         case .string:
-            guard let accepted, let text = aud.string, !accepted.contains(where: { text.equals($0) }) else { return nil }
+            guard let accepted, let text = claims.text(aud), !accepted.contains(where: { text.equals($0) }) else { return nil }
             return ClaimFailure(detail: .audienceNotAccepted(first: [text.decoded], total: 1))
         case .array:
             guard aud.allStrings else { return ClaimFailure(detail: .audienceNotStrings) }
@@ -136,7 +136,7 @@ struct AudienceRule: ClaimRule {
             claims.forEachString(in: aud) { element in
                 if first.count < 3 { first.append(element.decoded) }
             }
-            return ClaimFailure(detail: .audienceNotAccepted(first: first, total: aud.elements))
+            return ClaimFailure(detail: .audienceNotAccepted(first: first, total: Int(aud.elements)))
         default:
             return ClaimFailure(detail: .audienceNotStrings)
         }
@@ -152,7 +152,7 @@ struct SubjectRule: ClaimRule {
         switch sub.kind {
         case .absent: return ClaimFailure(detail: .noSubject)
         case .string:
-            guard let text = sub.string, !text.equals(expected) else { return nil }
+            guard let text = subject.claims.text(sub), !text.equals(expected) else { return nil }
             return ClaimFailure(detail: .subjectNotExpected(text.decoded))
         default: return ClaimFailure(detail: .notAString(claim: "sub", found: sub.kind))
         }

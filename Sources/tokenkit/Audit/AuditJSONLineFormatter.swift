@@ -54,13 +54,14 @@ struct AuditJSONLineFormatter: AuditRowFormatter {
         out.append(UInt8(ascii: "]"))
         comma(&out); JSONBytes.key("file", into: &out)
         JSONBytes.string(record.source, into: &out)
-        out.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
+        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
     }
 
     private func comma(_ out: inout [UInt8]) { out.append(UInt8(ascii: ",")) }
 
     /// A number literal as parsed by TokenKit's strict parser (already valid JSON), or null.
     private func number(_ literal: String?, _ out: inout [UInt8]) {
-        if let literal { out.append(contentsOf: literal.utf8) } else { JSONBytes.null(into: &out) }
+        if let literal { JSONBytes.raw(literal, into: &out) } else { JSONBytes.null(into: &out) }
     }
 }

@@ -6,7 +6,8 @@ enum JSONBytes {
     static func key(_ key: StaticString, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
     }
 
     /// Appends a JSON string, escaping `"`, `\` and control characters (RFC 8259).
@@ -38,6 +39,12 @@ enum JSONBytes {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Appends text that needs no escaping (a number literal already checked as JSON).
+    static func raw(_ text: String, into out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
     /// Appends a string or `null`.
     static func optionalString(_ value: String?, into out: inout [UInt8]) {
         if let value { string(value, into: &out) } else { null(into: &out) }
@@ -45,7 +52,8 @@ enum JSONBytes {
 
     /// Appends `null`.
     static func null(into out: inout [UInt8]) {
-        out.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        let null: StaticString = "null"
+        out.append(contentsOf: UnsafeBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount))
     }
 
     /// Appends a decimal integer.
@@ -62,7 +70,7 @@ enum JSONBytes {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            out.append(contentsOf: buffer[(20 - count)...])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
         }
     }
 
