@@ -40,10 +40,10 @@ struct TokenInspectionTests {
     @discardableResult
     func check(_ token: String, required: [String] = ["scope", "iss"], limits: ParsingLimits = .default,
                sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        var buffer: [UInt8] = []
+        var scratch = InspectionScratch()
         var copy = token
         let inspected = copy.withUTF8 {
-            TokenInspection.inspect(UnsafeRawBufferPointer($0), limits: limits, requiredClaims: required, now: TestTokens.now, payloadBuffer: &buffer)
+            TokenInspection.inspect(UnsafeRawBufferPointer($0), limits: limits, requiredClaims: required, now: TestTokens.now, scratch: &scratch)
         }
         let expected = Self.reference(token, required: required, limits: limits)
         switch (inspected, expected) {
@@ -112,6 +112,31 @@ struct TokenInspectionTests {
     ])
     func refusedWithTheStrictDecodersReason(token: String) {
         #expect(!check(token))
+    }
+
+    /// One scratch reused across tokens (as each audit worker does): a value remembered from
+    /// the previous token is reused only when the bytes are the same.
+    @Test func valuesReusedFromThePreviousTokenAreOnlyIdenticalOnes() throws {
+        let payloads = [
+            #"{"iss":"https://a.example","aud":["x","y"]}"#,
+            #"{"iss":"https://a.example","aud":["x","z"]}"#,
+            #"{"iss":"https://b.example","aud":["x","y"]}"#,
+            #"{"iss":"https://\u0062.example","aud":["x"]}"#,
+            #"{"iss":"https://b.exampl","aud":["x","y","z"]}"#,
+            #"{"aud":"x"}"#,
+            #"{"iss":"https://a.example","aud":["x","y"]}"#,
+        ]
+        var scratch = InspectionScratch()
+        for payload in payloads {
+            var token = TestTokens.make(payload: payload)
+            let inspected = token.withUTF8 {
+                TokenInspection.inspect(UnsafeRawBufferPointer($0), limits: .default, requiredClaims: [], now: TestTokens.now, scratch: &scratch)
+            }
+            let read = try inspected.get()
+            let claims = try UnverifiedJWT(parsing: token).claims
+            #expect(read.issuer == (try claims.issuer()), "\(payload)")
+            #expect(read.audience == (try claims.audience()), "\(payload)")
+        }
     }
 
     @Test func depthAndSizeLimits() {

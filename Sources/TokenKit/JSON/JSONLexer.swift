@@ -49,8 +49,8 @@ enum JSONLiteral {
 ///
 /// Limits (beyond the caller's nesting depth): at most ``maxMembers`` members per object,
 /// ``maxStringBytes`` bytes per string as written, ``maxNumberCharacters`` characters per
-/// number. Reading does not allocate unless an object nesting holds more than 64 member
-/// names at once.
+/// number. Reading does not allocate unless the objects open at one time hold more than 32
+/// member names together.
 struct JSONLexer<Events: JSONEvents> {
     /// Most members one object may have.
     static var maxMembers: Int { 1_000 }
@@ -78,7 +78,10 @@ struct JSONLexer<Events: JSONEvents> {
     /// sending its events to `events`. Throws the first problem found.
     static func read(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int, requireObject: Bool,
                      into events: inout Events) throws(JSONSyntaxError) {
-        let result: Result<Events, JSONSyntaxError> = withUnsafeTemporaryAllocation(of: MemberName.self, capacity: 64) { inline in
+        // Offsets are kept in 32 bits; a JWT is nowhere near (``ParsingLimits``), and no JSON
+        // document TokenKit reads is either.
+        guard input.count < Int(UInt32.max) else { throw JSONSyntaxError(reason: "JSON text of \(input.count) bytes is too large") }
+        let result: Result<Events, JSONSyntaxError> = withUnsafeTemporaryAllocation(of: MemberName.self, capacity: 32) { inline in  // 512 bytes: on the stack
             var lexer = JSONLexer(input, maxDepth: maxDepth, names: MemberNameStack(inline: inline), events: events)
             do throws(JSONSyntaxError) {
                 try lexer.readDocument(requireObject: requireObject)
@@ -166,8 +169,8 @@ struct JSONLexer<Events: JSONEvents> {
             skipWhitespace()
             try value(depth: depth)
             // Checked after the value, so a text with two problems reports the earlier one.
-            let member = MemberName(span: name, offset: nameOffset)
-            for earlier in base..<names.count where names[earlier].span.isSameName(as: name) {
+            let member = MemberName(name, in: bytes)
+            for earlier in base..<names.count where names[earlier].span(in: bytes).isSameName(as: name) {
                 throw JSONSyntaxError(reason: "duplicate member name \"\(JSONNameShortener.shorten(name.decoded))\" at offset \(nameOffset)")
             }
             names.push(member)
@@ -330,11 +333,24 @@ struct JSONLexer<Events: JSONEvents> {
     }
 }
 
-/// A member name the lexer remembers while its object is open (for the duplicate rule).
+/// A member name the lexer remembers while its object is open (for the duplicate rule), in
+/// 12 bytes: where its text is in the input (offsets fit: see ``RegisteredClaimsView``).
 struct MemberName {
-    let span: JSONStringSpan
-    /// Offset of the name's opening quote.
-    let offset: Int
+    private let start: UInt32
+    private let end: UInt32
+    private let hasEscapes: Bool
+
+    init(_ span: JSONStringSpan, in input: UnsafeBufferPointer<UInt8>) {
+        let offset = input.baseAddress.flatMap { base in span.raw.baseAddress.map { $0 - base } } ?? 0
+        start = UInt32(truncatingIfNeeded: offset)
+        end = UInt32(truncatingIfNeeded: offset + span.raw.count)
+        hasEscapes = span.hasEscapes
+    }
+
+    /// The name's text in `input` (the buffer it was made from).
+    func span(in input: UnsafeBufferPointer<UInt8>) -> JSONStringSpan {
+        JSONStringSpan(raw: UnsafeBufferPointer(rebasing: input[Int(start)..<Int(end)]), hasEscapes: hasEscapes)
+    }
 }
 
 /// The names of the members of every object being read, innermost last: 64 in a caller's

@@ -94,8 +94,6 @@ struct RegisteredClaimsView: JSONEvents {
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.
     /// `requiredNames` are the member names ``isPresent(requiredAt:)`` answers for.
     static func read(_ payload: UnsafeBufferPointer<UInt8>, maxDepth: Int, requiredNames: [String] = []) throws(JSONSyntaxError) -> RegisteredClaimsView {
-        // Offsets are kept in 32 bits; a token is never near that (``ParsingLimits``).
-        guard payload.count < Int(UInt32.max) else { throw JSONSyntaxError(reason: "JSON text of \(payload.count) bytes is too large") }
         var view = RegisteredClaimsView(input: payload, requiredNames: requiredNames)
         try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
         return view

@@ -24,6 +24,18 @@ package struct InspectedToken: Sendable {
     package var issuedInFuture = false
 }
 
+/// Buffers and recently read values that ``TokenInspection`` reuses from token to token: keep
+/// one per thread (it is deliberately not `Sendable`). Values are reused only when their
+/// bytes are identical, so reuse never changes a result.
+package struct InspectionScratch {
+    var payload: [UInt8] = []
+    var lastIssuer: String?
+    var lastAudience: [String] = []
+
+    /// Empty buffers.
+    package init() {}
+}
+
 /// Why ``TokenInspection`` could not read a token: one line for people, never the token.
 package struct InspectionFailure: Error, Sendable {
     package let reason: String
@@ -36,10 +48,9 @@ package enum TokenInspection {
     /// Decodes `token` and applies the time and required-claim rules at `now`. Fails with the
     /// error ``UnverifiedJWT`` reports for the same token, or when a registered claim has the
     /// wrong type (the typed ``JWTClaims`` accessors' errors), or when the signature part is
-    /// not canonical base64url (a JWS that is not well-formed). `payloadBuffer` is reused
-    /// between calls (keep one per thread).
+    /// not canonical base64url (a JWS that is not well-formed).
     package static func inspect(_ token: UnsafeRawBufferPointer, limits: ParsingLimits, requiredClaims: [String],
-                                now: Double, payloadBuffer: inout [UInt8]) -> Result<InspectedToken, InspectionFailure> {
+                                now: Double, scratch: inout InspectionScratch) -> Result<InspectedToken, InspectionFailure> {
         let bytes = token.assumingMemoryBound(to: UInt8.self)
         guard !bytes.isEmpty, bytes.count <= limits.maxTokenBytes, let (first, second) = TokenSplit.dots(bytes) else {
             return .failure(strictError(bytes, limits: limits))
@@ -56,13 +67,16 @@ package enum TokenInspection {
             return .failure(InspectionFailure(reason: error.reason))
         }
         let payloadLength = Base64URL.decodedLength(payloadText.count)
-        if payloadBuffer.count < payloadLength { payloadBuffer = [UInt8](repeating: 0, count: payloadLength) }
-        let decoded = payloadBuffer.withUnsafeMutableBytes { Base64URL.decode(payloadText, into: $0) }
+        if scratch.payload.count < payloadLength { scratch.payload = [UInt8](repeating: 0, count: payloadLength) }
+        let decoded = scratch.payload.withUnsafeMutableBytes { Base64URL.decode(payloadText, into: $0) }
         guard decoded, isCanonical(signatureText) else { return .failure(strictError(bytes, limits: limits)) }
 
         var result = InspectedToken()
         result.algorithm = header.algorithmName
         result.keyID = header.keyID
+        var payloadBuffer: [UInt8] = []
+        swap(&payloadBuffer, &scratch.payload)
+        defer { swap(&payloadBuffer, &scratch.payload) }
         let outcome: Result<Void, InspectionFailure> = payloadBuffer.withUnsafeBufferPointer { all in
             let payload = UnsafeBufferPointer(rebasing: all[0..<payloadLength])
             let view: RegisteredClaimsView
@@ -70,7 +84,7 @@ package enum TokenInspection {
                 return .failure(InspectionFailure(reason: JWTPayloadParser.malformed(error).reason))
             }
             if let failure = typingFailure(view, header: header) { return .failure(InspectionFailure(reason: failure.reason)) }
-            result.read(view)
+            result.read(view, reusing: &scratch)
             let subject = ClaimsUnderTest(claims: view, header: header, now: now)
             if case .missing(let names)? = RequiredClaimsRule(names: requiredClaims).failure(in: subject)?.detail {
                 result.missingClaims = names
@@ -118,23 +132,45 @@ package enum TokenInspection {
 }
 
 private extension InspectedToken {
-    mutating func read(_ view: RegisteredClaimsView) {
-        issuer = view.text(view[.iss])?.decoded
+    mutating func read(_ view: RegisteredClaimsView, reusing scratch: inout InspectionScratch) {
+        if let text = view.text(view[.iss]) {
+            if let last = scratch.lastIssuer, text.equals(last) {
+                issuer = last
+            } else {
+                issuer = text.decoded
+                scratch.lastIssuer = issuer
+            }
+        }
         subject = view.text(view[.sub])?.decoded
         jwtID = view.text(view[.jti])?.decoded
         let aud = view[.aud]
         if let single = view.text(aud) {
             audience = [single.decoded]
         } else if aud.kind == .array {
-            var list: [String] = []
-            list.reserveCapacity(Int(aud.elements))
-            view.forEachString(in: aud) { list.append($0.decoded) }
-            audience = list
+            audience = Self.audience(aud, in: view, reusing: &scratch.lastAudience)
             audienceIsArray = true
         }
         issuedAt = number(view, .iat)
         notBefore = number(view, .nbf)
         expiration = number(view, .exp)
+    }
+
+    /// An `aud` array's strings: the previous token's list when every element is the same.
+    static func audience(_ aud: RegisteredClaimsView.Value, in view: RegisteredClaimsView, reusing last: inout [String]) -> [String] {
+        var index = 0
+        var same = Int(aud.elements) == last.count
+        if same {
+            view.forEachString(in: aud) { element in
+                if same, !element.equals(last[index]) { same = false }
+                index += 1
+            }
+            if same { return last }
+        }
+        var list: [String] = []
+        list.reserveCapacity(Int(aud.elements))
+        view.forEachString(in: aud) { list.append($0.decoded) }
+        last = list
+        return list
     }
 
     func number(_ view: RegisteredClaimsView, _ claim: RegisteredClaimsView.Claim) -> JSONNumber? {

@@ -5,8 +5,8 @@ import TokenKit
 /// context for token references. Keep one per worker; never share one between
 /// threads (it is deliberately not `Sendable`).
 public struct AuditScratch {
-    /// Decoded payloads (reused from token to token).
-    var payload: [UInt8] = []
+    /// The core's decoding buffers (reused from token to token).
+    var inspection = InspectionScratch()
     let digest = ReusableDigest(.sha256)
 
     /// Fresh buffers.

@@ -35,7 +35,7 @@ public struct TokenAuditor: Sendable {
         var record = AuditRecord(source: source, line: line)
         let inspected: InspectedToken
         switch TokenInspection.inspect(token, limits: policy.limits, requiredClaims: policy.requiredClaims,
-                                       now: policy.now, payloadBuffer: &scratch.payload) {
+                                       now: policy.now, scratch: &scratch.inspection) {
         case .success(let token): inspected = token
         case .failure(let error):
             if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {

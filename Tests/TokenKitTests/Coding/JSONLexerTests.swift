@@ -1,0 +1,97 @@
+import Testing
+@testable import TokenKit
+
+/// The one JSON grammar: its limits, its escape-aware duplicate rule, and the builder and the
+/// registered-claims view giving the same answer because one lexer feeds both.
+@Suite struct JSONLexerTests {
+    /// The builder's and the view's verdicts on `json`: `nil` when accepted, else the reason.
+    /// Records an issue when they differ.
+    func verdict(_ json: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let bytes = Array(json.utf8)
+        var builder: String?
+        do { _ = try StrictJSONParser.parseObject(bytes, maxDepth: 16) } catch { builder = error.reason }
+        let view: String? = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONSyntaxError) {
+                _ = try RegisteredClaimsView.read(buffer, maxDepth: 16)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(builder == view, "the builder and the view must agree", sourceLocation: sourceLocation)
+        return builder
+    }
+
+    static func object(members count: Int) -> String {
+        "{" + (0..<count).map { #""m\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+    }
+
+    @Test func anObjectMayHaveAThousandMembersButNotMore() {
+        #expect(verdict(Self.object(members: 1_000)) == nil)
+        let refused = verdict(Self.object(members: 1_001))
+        #expect(refused?.hasPrefix("object with more than 1000 members at offset ") == true, "\(refused ?? "accepted")")
+    }
+
+    @Test func aStringMayHave65536BytesButNotMore() {
+        let longest = String(repeating: "a", count: 65_536)
+        #expect(verdict(#"{"s":"\#(longest)"}"#) == nil)
+        #expect(verdict(#"{"s":"\#(longest)a"}"#) == "string longer than 65536 bytes at offset 5")
+        #expect(verdict(#"{"\#(longest)a":1}"#) == "string longer than 65536 bytes at offset 1", "member names too")
+    }
+
+    @Test func aNumberMayHave64CharactersButNotMore() {
+        let longest = String(repeating: "1", count: 64)
+        #expect(verdict(#"{"n":\#(longest)}"#) == nil)
+        #expect(verdict(#"{"n":\#(longest)1}"#) == "number longer than 64 characters at offset 5")
+    }
+
+    @Test func duplicateNamesAreComparedAfterUnescaping() {
+        #expect(verdict(#"{"a":1,"\u0061":2}"#) == #"duplicate member name "a" at offset 7"#)
+        #expect(verdict(#"{"\u00e9":1,"é":2}"#) == #"duplicate member name "é" at offset 12"#)
+        #expect(verdict(#"{"\ud83d\ude00":1,"😀":2}"#) != nil, "a surrogate pair equals the scalar's UTF-8")
+        #expect(verdict(#"{"a\/b":1,"a/b":2}"#) != nil)
+    }
+
+    @Test func namesThatDifferOnlyByUnicodeEquivalenceAreTwoMembers() {
+        #expect(verdict("{\"K\":1,\"\u{212A}\":2}") == nil, "U+212A KELVIN SIGN is not K")
+        #expect(verdict("{\"\u{e9}\":1,\"e\u{301}\":2}") == nil, "precomposed and decomposed é are different names")
+    }
+
+    @Test func aDuplicateAfterAnInvalidValueReportsTheEarlierProblem() {
+        #expect(verdict(#"{"a":1,"a":[}"#) == "unexpected character at offset 12")
+    }
+
+    @Test func theViewFindsEscapedRegisteredAndRequiredClaimNames() throws {
+        let bytes = Array(#"{"\u0065xp":5,"\u0069ss":"i\u0073s","sc\u006fpe":"x"}"#.utf8)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let view = try RegisteredClaimsView.read(buffer, maxDepth: 16, requiredNames: ["scope", "absent"])
+            #expect(view[.exp].kind == .number)
+            #expect(view.number(view[.exp]) == 5)
+            #expect(view.text(view[.iss])?.decoded == "iss")
+            #expect(view.isPresent(requiredAt: 0))
+            #expect(!view.isPresent(requiredAt: 1))
+        }
+    }
+
+    @Test func rulesSeeEscapedClaimsOnTheFastPath() throws {
+        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp"], issuers: ["iss"], audiences: ["api"], clock: FixedClock(TokenForge.now)))
+        let expired = TokenForge.token(payload: #"{"\u0065xp":1,"iss":"iss","aud":"api"}"#)
+        #expect(throws: JWTError(code: .expired, reason: "")) { try verifier.verify(expired) }
+        let valid = TokenForge.token(payload: #"{"exp":4102444800,"iss":"\u0069ss","aud":["x","\u0061pi"]}"#)
+        #expect(throws: Never.self) { try verifier.verify(valid) }
+        let kelvin = TokenForge.token(payload: "{\"exp\":4102444800,\"iss\":\"iss\",\"aud\":\"\u{212A}api\"}")
+        #expect(throws: JWTError(code: .audienceMismatch, reason: "")) { try verifier.verify(kelvin) }
+    }
+
+    @Test func aRuleFailureBuildsTheGeneralPathsReason() throws {
+        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp", "jti"], clock: FixedClock(TokenForge.now)))
+        let token = TokenForge.token(payload: #"{"exp":4102444800}"#)
+        do {
+            _ = try verifier.verify(token)
+            Issue.record("a token without jti verified")
+        } catch {
+            #expect(error.code == .missingClaim)
+            #expect(error.reason == #"required claim "jti" is missing"#)
+        }
+    }
+}
