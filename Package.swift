@@ -186,6 +186,13 @@ let package = Package(
             dependencies: ["tokenkit"],
             swiftSettings: strictSettings
         ),
+        // The OpenSSL wrapper's own tests: known answers, refusals and error reasons of the
+        // primitives, without the JWT layer on top.
+        .testTarget(
+            name: "TokenKitCryptoTests",
+            dependencies: ["TokenKitCrypto"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TokenKitTests",
             dependencies: ["TokenKit", "TokenKitCrypto"],
@@ -330,7 +337,7 @@ package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-do
 // its tests, so `scripts/leak-check` builds just those with AddressSanitizer/LeakSanitizer
 // instead of every test target and its dependencies. Unset, nothing changes.
 if ProcessInfo.processInfo.environment["TOKENKIT_PACKAGE_SUBSET"] == "core" {
-    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKit", "TokenKitTests"]
+    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests"]
     package.targets.removeAll { !core.contains($0.name) }
     package.products.removeAll { $0.name != "TokenKit" }
     package.dependencies = []  // the core uses none: nothing to resolve, fetch or compile
