@@ -1,5 +1,6 @@
 import Testing
 import TokenKitCrypto
+import TokenKitTestSupport
 
 /// RFC 4231 known answers for the wrapper's `HMACKey` (each digest really is the one asked
 /// for: a key set up with the wrong digest would still round-trip with itself, so only a

@@ -1,5 +1,6 @@
 import Testing
 import TokenKitCrypto
+import TokenKitTestSupport
 
 /// PEM parsing is strict (RFC 7468): matching labels, valid base64, no encrypted keys, and
 /// garbage is refused with a reason rather than read as something.
@@ -56,11 +57,8 @@ struct PEMDocumentTests {
 
     @Test("Random text around BEGIN/END lines never crashes, and what it accepts round-trips")
     func garbage() {
-        var state: UInt64 = 0x5EED
-        func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
+        var random = SplitMix64(seed: 0x5EED)
+        func next() -> UInt64 { random.next() }
         let alphabet = Array("ABCxyz019+/=-: \n\r\t-----BEGIN END KEY".utf8)
         for _ in 0..<500 {
             let noise = String(decoding: (0..<Int(next() % 300)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }, as: UTF8.self)

@@ -1,5 +1,6 @@
 import Testing
 import TokenKitCrypto
+import TokenKitTestSupport
 
 /// Known-answer tests for the symmetric primitives the encrypted file store relies on
 /// (AES-256-GCM, scrypt, HKDF-SHA256), and their refusals.

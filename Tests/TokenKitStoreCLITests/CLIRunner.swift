@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Runs the built `tokenkit` binary and captures what it printed and how it exited.
 struct CLIResult: Sendable {
@@ -113,12 +114,8 @@ func expectOneErrorLine(_ result: CLIResult, status: Int32, containing fragment:
 /// checked by asking the binary itself to list on the secret-service backend.
 func requireLiveSecretService(_ environment: [String: String]) async throws {
     let result = try await CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
-    if result.status == 0 { return }
-    let message = "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service"
-    if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {
-        Issue.record("TOKENKIT_REQUIRE_SECRET_SERVICE=1 but \(message)")
-        throw CLI.Missing(what: "a Secret Service")
-    }
-    print("SKIPPED: \(message)")
-    try Test.cancel("skipped: \(message)")
+    try ServiceGate.require(
+        result.status == 0,
+        otherwise: "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service",
+        requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKitSecretService
+import TokenKitTestSupport
 
 /// Temporary directories (mode 0700, removed by the caller) and sibling binaries.
 enum TestEnvironment {
@@ -71,15 +72,8 @@ enum TestEnvironment {
 enum SecretServiceGate {
     static func requireLive() async throws {
         let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
-        if status.isAvailable { return }
-        let message = "no live Secret Service (\(status.reason)); run under scripts/with-secret-service"
-        if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {
-            Issue.record("TOKENKIT_REQUIRE_SECRET_SERVICE=1 but \(message)")
-            throw SkippedOrFailed()
-        }
-        print("SKIPPED: \(message)")
-        try Test.cancel("skipped: \(message)")
+        try ServiceGate.require(
+            status.isAvailable, otherwise: "no live Secret Service (\(status.reason)); run under scripts/with-secret-service",
+            requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
     }
-
-    struct SkippedOrFailed: Error {}
 }

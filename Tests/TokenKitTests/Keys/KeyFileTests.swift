@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// `KeyFile` is the one place that decides what a key file holds: every format loads as its
 /// own initialiser loads it, verification gets public halves, and hostile, empty, oversized

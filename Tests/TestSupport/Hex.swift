@@ -1,13 +1,13 @@
 /// Hex test vectors.
-enum Hex {
+public enum Hex {
     /// Thrown for a vector that is not an even number of hex digits (a typo in a test).
-    struct InvalidVector: Error {
+    public struct InvalidVector: Error {
         /// The offending text.
-        let text: String
+        public let text: String
     }
 
     /// The bytes of a hex string (upper or lower case, no separators).
-    static func decode(_ text: String) throws -> [UInt8] {
+    public static func decode(_ text: String) throws -> [UInt8] {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { throw InvalidVector(text: text) }
         return try stride(from: 0, to: digits.count, by: 2).map { index in
