@@ -221,6 +221,7 @@ let package = Package(
             name: "TokenKitAuthTests",
             dependencies: [
                 "TokenKitAuth",
+                "TokenKitTestSupport",
                 // The service test server verifies assertions and DPoP proofs with TokenKit.
                 "TokenKit",
                 "TokenKitCrypto",

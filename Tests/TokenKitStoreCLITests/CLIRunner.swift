@@ -13,33 +13,15 @@ struct CLIResult: Sendable {
 }
 
 enum CLI {
-    /// `.build/<config>/tokenkit`, found from the test executable's directory upwards, or
-    /// `TOKENKIT_CLI` when set (scripts/test runs the hostile-input suites again against the
-    /// release build that way).
+    /// The `tokenkit` to run (``BuiltBinary/path(named:)``: `TOKENKIT_CLI`, else the build's).
     static func binary() throws -> String {
-        if let chosen = ProcessInfo.processInfo.environment["TOKENKIT_CLI"], !chosen.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: chosen) else { throw Missing(what: "TOKENKIT_CLI=\(chosen) (not an executable file)") }
-            return chosen
-        }
-        let start = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = start.deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = directory.appendingPathComponent("tokenkit").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw Missing(what: "the tokenkit binary next to the test executable")
+        try BuiltBinary.path(named: "tokenkit")
     }
 
     /// The repository's scripts/with-secret-service.
     static var withSecretService: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/with-secret-service").path
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "cannot find \(what)" }
     }
 
     /// Runs `tokenkit ARGS` (or, with `wrapper`, `WRAPPER... tokenkit ARGS`) with `stdin`

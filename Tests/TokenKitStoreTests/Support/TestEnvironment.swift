@@ -55,14 +55,7 @@ enum TestEnvironment {
     /// Finds an executable built next to the running test binary (e.g. `.build/debug/NAME`),
     /// searching from the test executable's directory upwards.
     static func builtBinary(named name: String) -> String? {
-        let start = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = start.deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = directory.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
+        try? BuiltBinary.path(named: name)
     }
 }
 
