@@ -23,8 +23,8 @@ import Foundation
 /// as ``JWKSet/init(json:)`` reads it, with its `kid` selection rules and skipped entries.
 ///
 /// Every failure is a ``JWTError`` with code ``JWTError/Code/invalidKey`` (or
-/// ``JWTError/Code/tooLarge`` beyond ``maximumSize``); its reason names the problem, never
-/// the file's bytes.
+/// ``JWTError/Code/tooLarge`` beyond ``maximumSize``); its reason names the problem. It may
+/// quote a JWK's `kty` or `alg`, never key material or a PEM body.
 public struct KeyFile: Sendable {
     /// What a key file holds, as recognised from its bytes. A struct with a raw value rather
     /// than an enum, so that formats can be added without breaking callers.
