@@ -132,7 +132,7 @@ let package = Package(
         // The private PostgreSQL servers of scripts/with-postgres, for every test target.
         .target(
             name: "PostgresTestSupport",
-            dependencies: ["TokenKitPostgres", "TokenKitStore"],
+            dependencies: ["TokenKitPostgres", "TokenKitStore", "TokenKitTestSupport"],
             path: "Tests/PostgresTestSupport",
             swiftSettings: strictSettings
         ),
@@ -173,22 +173,37 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitStoreTests",
-            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "tokenkit-secret-service-helper", "TokenKitPostgres", "PostgresTestSupport"],
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "tokenkit-secret-service-helper", "TokenKitPostgres", "PostgresTestSupport", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TokenKitSecretServiceTests",
-            dependencies: ["TokenKitSecretService", "TokenKitStore"],
+            dependencies: ["TokenKitSecretService", "TokenKitStore", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TokenKitStoreCLITests",
-            dependencies: ["tokenkit"],
+            dependencies: ["tokenkit", "TokenKitTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Helpers every test target may use (issue 9: one copy instead of one per target):
+        // EINTR-safe pipe I/O, seeded random inputs, hex vectors, the Python interop peer, the
+        // skip-or-fail gate for missing services. Not a product.
+        .target(
+            name: "TokenKitTestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        // The OpenSSL wrapper's own tests: known answers, refusals and error reasons of the
+        // primitives, without the JWT layer on top.
+        .testTarget(
+            name: "TokenKitCryptoTests",
+            dependencies: ["TokenKitCrypto", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TokenKitTests",
-            dependencies: ["TokenKit", "TokenKitCrypto"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitTestSupport"],
             resources: [.copy("Vectors")],
             swiftSettings: strictSettings
         ),
@@ -206,6 +221,7 @@ let package = Package(
             name: "TokenKitAuthTests",
             dependencies: [
                 "TokenKitAuth",
+                "TokenKitTestSupport",
                 // The service test server verifies assertions and DPoP proofs with TokenKit.
                 "TokenKit",
                 "TokenKitCrypto",
@@ -223,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitCLITests",
-            dependencies: ["tokenkit"],
+            dependencies: ["tokenkit", "TokenKitTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -330,7 +346,7 @@ package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-do
 // its tests, so `scripts/leak-check` builds just those with AddressSanitizer/LeakSanitizer
 // instead of every test target and its dependencies. Unset, nothing changes.
 if ProcessInfo.processInfo.environment["TOKENKIT_PACKAGE_SUBSET"] == "core" {
-    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKit", "TokenKitTests"]
+    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests", "TokenKitTestSupport"]
     package.targets.removeAll { !core.contains($0.name) }
     package.products.removeAll { $0.name != "TokenKit" }
     package.dependencies = []  // the core uses none: nothing to resolve, fetch or compile

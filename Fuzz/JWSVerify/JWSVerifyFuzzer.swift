@@ -38,9 +38,9 @@ enum JWSVerifyHarness {
     /// The audit's inspection never accepts a token the strict decoder refuses, and reports
     /// the same header and registered claims.
     private static func checkInspection(_ bytes: [UInt8], parsed: UnverifiedJWT?) {
-        var buffer: [UInt8] = []
+        var scratch = InspectionScratch()
         let inspected = bytes.withUnsafeBytes {
-            TokenInspection.inspect($0, limits: .default, requiredClaims: [], now: 0, payloadBuffer: &buffer)
+            TokenInspection.inspect($0, limits: .default, requiredClaims: [], now: 0, scratch: &scratch)
         }
         guard case .success(let read) = inspected else { return }
         guard let parsed else { FuzzInput.finding("inspection accepted a token the strict decoder refuses") }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKitPostgres
 import TokenKitStore
+import TokenKitTestSupport
 
 /// Test support shared by every test target that needs PostgreSQL (not shipped).
 ///
@@ -33,16 +34,10 @@ public enum PostgresTestServer {
     /// The value of `variable`; skips the test (or fails it under TOKENKIT_REQUIRE_POSTGRES=1)
     /// when it is not set.
     static func required(_ variable: String) throws -> String {
-        guard let value = environment[variable] else {
-            let message = "\(variable) is not set; run under scripts/with-postgres"
-            if environment["TOKENKIT_REQUIRE_POSTGRES"] == "1" {
-                Issue.record("TOKENKIT_REQUIRE_POSTGRES=1 but \(message)")
-                throw Missing()
-            }
-            print("SKIPPED: \(message)")
-            try Test.cancel("skipped: \(message)")
-        }
-        return value
+        let value = environment[variable]
+        try ServiceGate.require(
+            value != nil, otherwise: "\(variable) is not set; run under scripts/with-postgres", requiredBy: "TOKENKIT_REQUIRE_POSTGRES")
+        return value ?? ""
     }
 
     /// Stops (`stop`) or starts (`start`) the restartable server; waits for pg_ctl (bounded by it).
@@ -65,8 +60,6 @@ public enum PostgresTestServer {
     public static func freshStore(table: String) throws -> PostgresTokenStore {
         PostgresTokenStore(endpoint: try main(), key: try testKey(), options: try testOptions(table: table))
     }
-
-    public struct Missing: Error {}
 
     /// A helper step failed (the message names it).
     public struct Failed: Error, CustomStringConvertible {

@@ -1,27 +1,14 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// The CLI against an independent implementation (Tests/Interop/interop.py: Python
 /// `cryptography` plus a hand-written JWS): Python signs and `tokenkit verify` checks, and
 /// `tokenkit sign` signs and Python checks, for every algorithm and every key format.
 /// Skipped with a visible message when python3/cryptography is missing, unless
 /// TOKENKIT_REQUIRE_INTEROP=1 (then a failure).
-@Suite("Interop: tokenkit CLI and Python", .enabled(if: PythonPeer.enabled, PythonPeer.skipMessage))
+@Suite("Interop: tokenkit CLI and Python", .enabled(if: PythonInterop.enabled, PythonInterop.skipMessage))
 struct InteropCLITests {
-    struct Case: Codable {
-        var alg: String
-        var format: String
-        var keyFile: String
-        var token: String
-        var payload: String
-        var valid: Bool
-    }
-    struct Manifest: Codable { var cases: [Case] }
-    struct Results: Codable {
-        struct Result: Codable { var ok: Bool; var payload: String? }
-        var results: [Result]
-    }
-
     static func verifyOption(_ format: String) -> String {
         switch format {
         case "raw": "--secret"
@@ -30,15 +17,15 @@ struct InteropCLITests {
         }
     }
 
-    static func generate(in dir: TemporaryDirectory) throws -> [Case] {
-        let run = try PythonPeer.run(["generate", dir.path])
+    static func generate(in dir: TemporaryDirectory) throws -> [PythonInterop.Case] {
+        let run = try PythonInterop.run(["generate", dir.path])
         try #require(run.status == 0, "interop.py generate failed: \(run.stderr)")
-        return try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: dir.file("manifest.json")))).cases
+        return try JSONDecoder().decode(PythonInterop.Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: dir.file("manifest.json")))).cases
     }
 
     @Test("Python-signed tokens: tokenkit verify accepts each genuine one (printing its claims) and rejects each forgery")
     func pythonSignsCLIVerifies() throws {
-        guard PythonPeer.requireAvailable() else { return }
+        guard PythonInterop.requireAvailable() else { return }
         let dir = try TemporaryDirectory()
         let cases = try Self.generate(in: dir)
         try #require(cases.count == 194)
@@ -57,10 +44,10 @@ struct InteropCLITests {
 
     @Test("tokenkit sign with Python-made private keys (PKCS#8, PKCS#1, SEC1, JWK) and its own keygen keys: Python verifies")
     func cliSignsPythonVerifies() throws {
-        guard PythonPeer.requireAvailable() else { return }
+        guard PythonInterop.requireAvailable() else { return }
         let dir = try TemporaryDirectory()
         let generated = try Self.generate(in: dir)
-        var cases: [Case] = []
+        var cases: [PythonInterop.Case] = []
         // 1. Python's private keys in every private format.
         let privateFormats: Set<String> = ["raw", "jwk", "pkcs8", "pkcs1", "sec1", "jwk-private"]
         for source in generated where source.valid && privateFormats.contains(source.format) {
@@ -71,8 +58,8 @@ struct InteropCLITests {
             #expect(sign.status == 0, "sign \(source.alg) \(source.format): \(sign.stderr)")
             let token = sign.stdoutText.trimmingCharacters(in: .newlines)
             // Python checks with the same key file (HS jwk: the secret inside it).
-            cases.append(Case(alg: source.alg, format: source.format, keyFile: source.keyFile, token: token, payload: claims, valid: true))
-            cases.append(Case(alg: source.alg, format: source.format, keyFile: source.keyFile, token: Self.forge(token), payload: "", valid: false))
+            cases.append(PythonInterop.Case(alg: source.alg, format: source.format, keyFile: source.keyFile, token: token, payload: claims, valid: true))
+            cases.append(PythonInterop.Case(alg: source.alg, format: source.format, keyFile: source.keyFile, token: Self.forge(token), payload: "", valid: false))
         }
         // 2. Keys from `tokenkit keygen`, every algorithm (Ed448 via --curve).
         let algorithms = ["HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
@@ -87,15 +74,15 @@ struct InteropCLITests {
             let sign = try CLIRunner.run(["sign", "--alg", jwsAlg, isHMAC ? "--secret" : "--key", path, claims])
             #expect(sign.status == 0, "sign \(name): \(sign.stderr)")
             let token = sign.stdoutText.trimmingCharacters(in: .newlines)
-            cases.append(Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: token, payload: claims, valid: true))
-            cases.append(Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: Self.forge(token), payload: "", valid: false))
+            cases.append(PythonInterop.Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: token, payload: claims, valid: true))
+            cases.append(PythonInterop.Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: Self.forge(token), payload: "", valid: false))
         }
         #expect(cases.count == 2 * (3 * 2 + 6 * 3 + 4 * 3 + 2 * 2 + 15))
         let manifest = dir.file("cli-manifest.json"), resultPath = dir.file("cli-result.json")
-        try JSONEncoder().encode(Manifest(cases: cases)).write(to: URL(fileURLWithPath: manifest))
-        let run = try PythonPeer.run(["verify", manifest, resultPath])
+        try JSONEncoder().encode(PythonInterop.Manifest(cases: cases)).write(to: URL(fileURLWithPath: manifest))
+        let run = try PythonInterop.run(["verify", manifest, resultPath])
         try #require(run.status == 0, "interop.py verify failed: \(run.stderr)")
-        let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: URL(fileURLWithPath: resultPath))).results
+        let results = try JSONDecoder().decode(PythonInterop.Results.self, from: Data(contentsOf: URL(fileURLWithPath: resultPath))).results
         try #require(results.count == cases.count)
         for (c, result) in zip(cases, results) {
             if c.valid {
@@ -114,37 +101,5 @@ struct InteropCLITests {
         first = first == "e" ? "f" : "e"
         parts[1] = String(first) + parts[1].dropFirst()
         return parts.joined(separator: ".")
-    }
-}
-
-/// Runs Tests/Interop/interop.py (installed prerequisites: python3 and
-/// `python3 -m pip install --quiet cryptography`).
-enum PythonPeer {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/interop.py")
-    static let required = ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_INTEROP"] == "1"
-    static let available: Bool = (try? run(["check"]).status) == 0
-    static let enabled = available || required
-    static let skipMessage: Comment = "python3 with the 'cryptography' package is not available: CLI interop tests skipped (set TOKENKIT_REQUIRE_INTEROP=1 to make this a failure)"
-
-    static func requireAvailable(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        if !available {
-            Issue.record("TOKENKIT_REQUIRE_INTEROP=1 but python3 with 'cryptography' is not available", sourceLocation: sourceLocation)
-        }
-        return available
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Wycheproof json_web_signature_test.json (and json_web_key_test.json) through the built
 /// binary: `tokenkit verify --jws --key FILE -- TOKEN` (or `--jwks FILE`) with the group's
@@ -9,17 +10,6 @@ import Testing
 /// TokenKit refuses on purpose are named below with their reason and exit code.
 @Suite("Wycheproof JWS through tokenkit verify --jws")
 struct WycheproofJWSCLITests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let file: String
-        let tcId: Int
-        let comment: String
-        let jws: String
-        let valid: Bool
-        let keyJSON: String
-        let isKeySet: Bool
-        var testDescription: String { "\(file) tcId \(tcId) (\(valid ? "valid" : "invalid")): \(comment)" }
-    }
-
     /// Valid vectors refused on purpose: tcId → (exit code, reason).
     static let refusedOnPurpose: [String: [Int: (exit: Int32, why: String)]] = [
         "json_web_signature_test.json": [
@@ -39,28 +29,8 @@ struct WycheproofJWSCLITests {
         "json_web_signature_test.json": [367: 357, 370: 357],
     ]
 
-    static let vectorDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TokenKitTests/Vectors/wycheproof")
-
-    static func load(_ file: String) -> [Case] {
-        guard let data = try? Data(contentsOf: vectorDirectory.appendingPathComponent(file)),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let groups = root["testGroups"] as? [[String: Any]] else { return [] }
-        var cases: [Case] = []
-        for group in groups {
-            guard let key = (group["public"] ?? group["private"]) as? [String: Any],
-                  let keyData = try? JSONSerialization.data(withJSONObject: key, options: [.sortedKeys]) else { continue }
-            for test in group["tests"] as? [[String: Any]] ?? [] {
-                cases.append(Case(file: file, tcId: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
-                                  jws: test["jws"] as? String ?? "", valid: test["result"] as? String == "valid",
-                                  keyJSON: String(decoding: keyData, as: UTF8.self), isKeySet: key["keys"] != nil))
-            }
-        }
-        return cases
-    }
-
-    static let cases = load("json_web_signature_test.json") + load("json_web_key_test.json")
+    static let cases = ((try? WycheproofJOSE.cases("json_web_signature_test.json")) ?? [])
+        + ((try? WycheproofJOSE.cases("json_web_key_test.json")) ?? [])
 
     @Test("both vector files are found and complete")
     func vectorsLoad() {
@@ -68,7 +38,7 @@ struct WycheproofJWSCLITests {
     }
 
     @Test("each vector's verdict, exit code and output match", arguments: cases)
-    func verdict(_ c: Case) throws {
+    func verdict(_ c: WycheproofJOSE.Case) throws {
         let dir = try TemporaryDirectory()
         let keyFile = try dir.write("key.json", c.keyJSON)
         let option = c.isKeySet ? "--jwks" : "--key"

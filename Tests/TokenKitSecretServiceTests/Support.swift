@@ -1,23 +1,17 @@
 import Foundation
 import Testing
 import TokenKitSecretService
+import TokenKitTestSupport
 
 /// Skips (or, with TOKENKIT_REQUIRE_SECRET_SERVICE=1, fails) a test when no Secret Service
 /// answers on DBUS_SESSION_BUS_ADDRESS.
 enum SecretServiceGate {
     static func requireLive() async throws {
         let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
-        if status.isAvailable { return }
-        let message = "no live Secret Service (\(status.reason)); run under scripts/with-secret-service"
-        if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {
-            Issue.record("TOKENKIT_REQUIRE_SECRET_SERVICE=1 but \(message)")
-            throw Unavailable()
-        }
-        print("SKIPPED: \(message)")
-        try Test.cancel("skipped: \(message)")
+        try ServiceGate.require(
+            status.isAvailable, otherwise: "no live Secret Service (\(status.reason)); run under scripts/with-secret-service",
+            requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
     }
-
-    struct Unavailable: Error {}
 }
 
 /// A private dbus-daemon with nothing on it (no Secret Service), stopped by ``stop()``.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Runs the built `tokenkit` binary and captures what it printed and how it exited.
 struct CLIResult: Sendable {
@@ -12,33 +13,15 @@ struct CLIResult: Sendable {
 }
 
 enum CLI {
-    /// `.build/<config>/tokenkit`, found from the test executable's directory upwards, or
-    /// `TOKENKIT_CLI` when set (scripts/test runs the hostile-input suites again against the
-    /// release build that way).
+    /// The `tokenkit` to run (``BuiltBinary/path(named:)``: `TOKENKIT_CLI`, else the build's).
     static func binary() throws -> String {
-        if let chosen = ProcessInfo.processInfo.environment["TOKENKIT_CLI"], !chosen.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: chosen) else { throw Missing(what: "TOKENKIT_CLI=\(chosen) (not an executable file)") }
-            return chosen
-        }
-        let start = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = start.deletingLastPathComponent()
-        for _ in 0..<6 {
-            let candidate = directory.appendingPathComponent("tokenkit").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw Missing(what: "the tokenkit binary next to the test executable")
+        try BuiltBinary.path(named: "tokenkit")
     }
 
     /// The repository's scripts/with-secret-service.
     static var withSecretService: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/with-secret-service").path
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "cannot find \(what)" }
     }
 
     /// Runs `tokenkit ARGS` (or, with `wrapper`, `WRAPPER... tokenkit ARGS`) with `stdin`
@@ -113,12 +96,8 @@ func expectOneErrorLine(_ result: CLIResult, status: Int32, containing fragment:
 /// checked by asking the binary itself to list on the secret-service backend.
 func requireLiveSecretService(_ environment: [String: String]) async throws {
     let result = try await CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
-    if result.status == 0 { return }
-    let message = "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service"
-    if ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_SECRET_SERVICE"] == "1" {
-        Issue.record("TOKENKIT_REQUIRE_SECRET_SERVICE=1 but \(message)")
-        throw CLI.Missing(what: "a Secret Service")
-    }
-    print("SKIPPED: \(message)")
-    try Test.cancel("skipped: \(message)")
+    try ServiceGate.require(
+        result.status == 0,
+        otherwise: "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service",
+        requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// `tokenkit store` against a real Secret Service (gnome-keyring on a private bus).
 @Suite("tokenkit store (secret-service backend)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKitStore
+import TokenKitTestSupport
 
 /// The file is created 0600 in a 0700 directory; looser modes, other owners' directories
 /// and symbolic links are refused with a message that names the fix.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKitStore
+import TokenKitTestSupport
 
 /// Real child processes (`tokenkit-store-stress`) writing one store file: killed with SIGKILL
 /// mid-write, or writing all at once.

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import TokenKit
+import TokenKitTestSupport
 
 /// The fast paths (the claims view, HeaderCache, the in-place verifier) must accept exactly what
 /// the full strict parser accepts and report the same errors. These tests compare them with

@@ -52,20 +52,16 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var backend: BackendOptions
 
     func run() async throws {
-        try await reportingFailures {
-            do {
-                try await signIn()
-            } catch {
-                throw LoginFailure.from(error)
-            }
+        try await reportingAllFailures(signIn: true) {
+            try await signIn()
         }
     }
 
     private func signIn() async throws {
         let credentialKey = try key.key()
-        guard !(device && noBrowser) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--device and --no-browser exclude each other") }
+        guard !(device && noBrowser) else { throw CLIFailure.usage("--device and --no-browser exclude each other") }
         let seconds = timeout?.seconds ?? 300
-        guard (1...86_400).contains(seconds) else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 second to 1 day") }
+        guard (1...86_400).contains(seconds) else { throw CLIFailure.usage("--timeout must be 1 second to 1 day") }
         try clientAuth.checkUsage()
         let client = try clientAuth.fromFlags() ?? .publicClient
         let authentication = client.authentication
@@ -94,7 +90,7 @@ struct LoginCommand: AsyncParsableCommand {
                 opener: opener, redirectPort: redirectPort ?? 0, timeout: .seconds(seconds))
             tokenSet = try await flow.signIn()
         }
-        do { try await opened.store.save(Credential(tokenSet: tokenSet), for: credentialKey) } catch { throw StoreCLIError(error) }
+        do { try await opened.store.save(Credential(tokenSet: tokenSet), for: credentialKey) } catch { throw CLIFailure(error) }
         let who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
         StandardStreams.writeError(StandardStreams.oneLine("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))"))
     }

@@ -29,7 +29,7 @@ struct LoginEndpointOptions: ParsableArguments {
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
             guard let url = URL(string: text), url.scheme != nil else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "\(flag) is not a valid URL")
+                throw CLIFailure.usage("\(flag) is not a valid URL")
             }
             return url
         }
@@ -37,7 +37,7 @@ struct LoginEndpointOptions: ParsableArguments {
         let revocation = try url(revocationEndpoint, "--revocation-endpoint")
         if let issuer {
             guard authorizationEndpoint == nil, tokenEndpoint == nil else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "--issuer and --authorization-endpoint/--token-endpoint exclude each other")
+                throw CLIFailure.usage("--issuer and --authorization-endpoint/--token-endpoint exclude each other")
             }
             var configuration = try await SignInDiscovery.configuration(issuer: issuer, clientID: clientID, authMethod: authMethod, transport: transport)
             if let device { configuration.deviceAuthorizationEndpoint = device }
@@ -49,7 +49,7 @@ struct LoginEndpointOptions: ParsableArguments {
                 clientID: clientID, authMethod: authMethod, clientCredentialFile: credentialFile)
         }
         guard let token = try url(tokenEndpoint, "--token-endpoint") else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "give --issuer, or --token-endpoint (with --authorization-endpoint or --device-authorization-endpoint)")
+            throw CLIFailure.usage("give --issuer, or --token-endpoint (with --authorization-endpoint or --device-authorization-endpoint)")
         }
         return try LoginConfiguration(
             authorizationEndpoint: try url(authorizationEndpoint, "--authorization-endpoint"), tokenEndpoint: token,

@@ -30,12 +30,8 @@ struct LogoutCommand: AsyncParsableCommand {
     @OptionGroup var backend: BackendOptions
 
     func run() async throws {
-        try await reportingFailures {
-            do {
-                try await signOut()
-            } catch {
-                throw LoginFailure.from(error)
-            }
+        try await reportingAllFailures(signIn: true) {
+            try await signOut()
         }
     }
 

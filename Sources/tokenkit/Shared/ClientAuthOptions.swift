@@ -47,10 +47,10 @@ struct ClientAuthOptions: ParsableArguments {
     /// Refuses conflicting flags (exit 64) before anything is read.
     func checkUsage() throws {
         if clientKey != nil, clientSecretFile != nil {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "use either --client-secret-file or --client-key, not both")
+            throw CLIFailure.usage("use either --client-secret-file or --client-key, not both")
         }
         if clientAuth != nil, clientSecretFile == nil {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-auth needs --client-secret-file")
+            throw CLIFailure.usage("--client-auth needs --client-secret-file")
         }
     }
 
@@ -79,17 +79,17 @@ struct ClientAuthOptions: ParsableArguments {
             return .publicClient
         case "private_key_jwt":
             guard let path = configuration.clientCredentialFile else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login authenticates with private_key_jwt: give --client-key")
+                throw CLIFailure.usage("the stored login authenticates with private_key_jwt: give --client-key")
             }
             return Resolved(authentication: try privateKeyJWT(path), file: path)
         case "client_secret_basic", "client_secret_post":
             guard let path = configuration.clientCredentialFile else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login authenticates with \(method): give --client-secret-file")
+                throw CLIFailure.usage("the stored login authenticates with \(method): give --client-secret-file")
             }
             let secret = try ClientSecretFile.read(path)
             return Resolved(authentication: secretAuthentication(secret, post: method == "client_secret_post"), file: path)
         default:
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "the stored login uses an unknown client authentication method")
+            throw CLIFailure.usage("the stored login uses an unknown client authentication method")
         }
     }
 

@@ -3,8 +3,8 @@ import TokenKit
 import TokenKitAuth
 import TokenKitURLSession
 
-/// Loads the keys `sign` and `verify` take from files (and JWKS from https URLs).
-/// Every failure is a ``CLIFailure/io(_:)`` (exit 2) whose message names the file, never
+/// Loads the keys `sign` and `verify` take from files (and JWKS from https URLs): reads the
+/// file and maps the library's errors (``KeyFile`` decides what a key file holds). Every failure is a ``CLIFailure/io(_:)`` (exit 2) whose message names the file, never
 /// its contents.
 enum KeyLoading {
     /// A key file: PEM, or JSON holding a JWK or a JWKS.
@@ -12,23 +12,14 @@ enum KeyLoading {
         try keys(fromBytes: try TokenInput.readFile(path, what: "key file"), path: path, purpose: purpose)
     }
 
-    /// The keys in `bytes` read from `path` (named in errors): PEM, or JSON holding a JWK or a JWKS.
+    /// The keys in `bytes` read from `path` (named in errors): detected and loaded by the
+    /// library's ``KeyFile`` (PEM, or JSON holding a JWK or a JWKS).
     static func keys(fromBytes bytes: [UInt8], path: String, purpose: Purpose) throws -> JWKSet {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard KeyFile.Format(detecting: bytes) != nil else {
             throw CLIFailure.io("key file \(path) is not text (expected PEM or JWK JSON)")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         do throws(JWTError) {
-            if trimmed.hasPrefix("{") {
-                let object = try JSONValue(parsing: trimmed, maxDepth: 5).objectValue ?? JSONObject()
-                if object["keys"] != nil {
-                    return try JWKSet(json: trimmed)
-                }
-                let key = try JWTKey(jwk: object)
-                return JWKSet(keys: [try purpose == .verify && key.keyType != "oct" ? key.publicKey() : key])
-            }
-            let key = try JWTKey(pem: trimmed)
-            return JWKSet(keys: [purpose == .verify ? try key.publicKey() : key])
+            return try KeyFile(contents: bytes, for: purpose == .verify ? .verification : .signing).keySet
         } catch {
             throw CLIFailure.io("unusable key in \(path): \(error.reason)")
         }

@@ -43,7 +43,7 @@ struct BackendOptions: ParsableArguments {
         var refreshLock: (any RefreshLock)? = nil
     }
 
-    /// Opens the chosen backend. Failures are ``StoreCLIError``s (exit 2 for storage, 64 usage).
+    /// Opens the chosen backend. Failures are ``CLIFailure``s (exit 2 for storage, 64 usage).
     func openStore(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Opened {
         switch backend {
         case .file:
@@ -60,7 +60,7 @@ struct BackendOptions: ParsableArguments {
                 let choice = try await TokenStores.makeDefault(environment: environment) { () throws(TokenStoreError) -> any TokenStore in
                     do {
                         return try fileStore(environment: environment)
-                    } catch let error as StoreCLIError {
+                    } catch let error as CLIFailure {
                         throw TokenStoreError(code: .missingPassphrase, message: error.message)
                     } catch {
                         throw TokenStoreError(code: .backend, message: "cannot open the encrypted file")
@@ -68,7 +68,7 @@ struct BackendOptions: ParsableArguments {
                 }
                 return Opened(store: choice.store, reason: choice.reason)
             } catch {
-                throw StoreCLIError(error)
+                throw CLIFailure(error)
             }
         }
     }
@@ -76,10 +76,10 @@ struct BackendOptions: ParsableArguments {
     private func fileStore(environment: [String: String]) throws -> EncryptedFileStore {
         let path: String
         if let file {
-            guard !file.isEmpty else { throw StoreCLIError.usage("--file must not be empty") }
+            guard !file.isEmpty else { throw CLIFailure.usage("--file must not be empty") }
             path = file
         } else {
-            do { path = try EncryptedFileStore.defaultPath(environment: environment) } catch { throw StoreCLIError(error) }
+            do { path = try EncryptedFileStore.defaultPath(environment: environment) } catch { throw CLIFailure(error) }
         }
         let key = try PassphraseReader.key(passphraseFile: passphraseFile, environment: environment)
         var options = EncryptedFileStore.Options()
@@ -89,7 +89,7 @@ struct BackendOptions: ParsableArguments {
 
     private func checkedScryptLogN() throws -> UInt8? {
         guard let scryptLogN else { return nil }
-        guard (1...30).contains(scryptLogN) else { throw StoreCLIError.usage("--scrypt-log-n must be 1 to 30") }
+        guard (1...30).contains(scryptLogN) else { throw CLIFailure.usage("--scrypt-log-n must be 1 to 30") }
         return scryptLogN
     }
 }

@@ -14,7 +14,7 @@ struct CredentialKeyOptions: ParsableArguments {
         do {
             return try CredentialKey(service: service, account: account)
         } catch {
-            throw StoreCLIError.usage(error.message)
+            throw CLIFailure.usage(error.message)
         }
     }
 }

@@ -23,7 +23,7 @@ struct DatabaseOptions: ParsableArguments {
     /// The store and its refresh lock for these options, encrypted with `key`.
     func open(key: FileStoreKey, scryptLogN: UInt8?, environment: [String: String]) throws -> (store: PostgresTokenStore, lock: PostgresRefreshLock) {
         guard let databaseURL, !databaseURL.isEmpty else {
-            throw StoreCLIError.usage("--backend postgres needs --database-url postgres://USER@HOST:PORT/DATABASE")
+            throw CLIFailure.usage("--backend postgres needs --database-url postgres://USER@HOST:PORT/DATABASE")
         }
         let endpoint: PostgresEndpoint
         var options = PostgresTokenStore.Options()
@@ -31,7 +31,7 @@ struct DatabaseOptions: ParsableArguments {
             endpoint = try PostgresEndpoint(url: databaseURL, password: try password(environment: environment))
             if let databaseTable { options.table = try PostgresTableName(databaseTable) }
         } catch let error as TokenStoreError {
-            throw StoreCLIError.usage(error.message)
+            throw CLIFailure.usage(error.message)
         }
         if let scryptLogN { options.scryptCost.logN = scryptLogN }
         return (PostgresTokenStore(endpoint: endpoint, key: key, options: options),
@@ -41,11 +41,11 @@ struct DatabaseOptions: ParsableArguments {
     private func password(environment: [String: String]) throws -> String? {
         if let databasePasswordFile {
             guard let data = FileManager.default.contents(atPath: databasePasswordFile) else {
-                throw StoreCLIError.storage("cannot read the database password file \(databasePasswordFile)")
+                throw CLIFailure.io("cannot read the database password file \(databasePasswordFile)")
             }
             var line = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
             if line.hasSuffix("\r") { line.removeLast() }
-            guard !line.isEmpty else { throw StoreCLIError.storage("the database password file \(databasePasswordFile) has an empty first line") }
+            guard !line.isEmpty else { throw CLIFailure.io("the database password file \(databasePasswordFile) has an empty first line") }
             return line
         }
         if let value = environment[Self.passwordVariable], !value.isEmpty { return value }

@@ -19,13 +19,13 @@ enum PassphraseReader {
             return try fromFile(passphraseFile)
         }
         if let value = environment[environmentVariable] {
-            guard !value.isEmpty else { throw StoreCLIError.storage("\(environmentVariable) is set but empty; an empty passphrase is not allowed") }
+            guard !value.isEmpty else { throw CLIFailure.io("\(environmentVariable) is set but empty; an empty passphrase is not allowed") }
             return try wrap { () throws(TokenStoreError) in try FileStoreKey.passphrase(value) }
         }
         if let typed = try promptOnTerminal() {
             return try wrap { () throws(TokenStoreError) in try FileStoreKey.passphrase(typed) }
         }
-        throw StoreCLIError.storage(
+        throw CLIFailure.io(
             "the encrypted file needs a passphrase: pass --passphrase-file PATH, set \(environmentVariable), or run on a terminal to be asked")
     }
 
@@ -34,13 +34,13 @@ enum PassphraseReader {
         do throws(TokenStoreError) {
             bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
         } catch {
-            throw StoreCLIError.storage(error.message)
+            throw CLIFailure.io(error.message)
         }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
         defer { for i in line.indices { line[i] = 0 } }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        guard !line.isEmpty else { throw StoreCLIError.storage("the passphrase file \(path) has an empty first line") }
+        guard !line.isEmpty else { throw CLIFailure.io("the passphrase file \(path) has an empty first line") }
         return try wrap { () throws(TokenStoreError) in try FileStoreKey.passphrase(line) }
     }
 
@@ -67,11 +67,11 @@ enum PassphraseReader {
             line.append(byte)
         }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        guard !line.isEmpty else { throw StoreCLIError.storage("an empty passphrase is not allowed") }
+        guard !line.isEmpty else { throw CLIFailure.io("an empty passphrase is not allowed") }
         return line
     }
 
     private static func wrap(_ body: () throws(TokenStoreError) -> FileStoreKey) throws -> FileStoreKey {
-        do { return try body() } catch { throw StoreCLIError.storage(error.message) }
+        do { return try body() } catch { throw CLIFailure.io(error.message) }
     }
 }

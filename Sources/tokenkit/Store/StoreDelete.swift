@@ -12,11 +12,11 @@ extension StoreCommand {
         @OptionGroup var backend: BackendOptions
 
         func run() async throws {
-            try await runStoreCommand {
+            try await reportingAllFailures {
                 let key = try key.key()
                 let opened = try await backend.openStore()
                 guard try await opened.store.delete(key) else {
-                    throw StoreCLIError.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
+                    throw CLIFailure.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
                 }
                 print("deleted \(key.service) / \(key.account) from \(opened.store.backendName)")
             }

@@ -17,11 +17,11 @@ extension StoreCommand {
         @OptionGroup var backend: BackendOptions
 
         func run() async throws {
-            try await runStoreCommand {
+            try await reportingAllFailures {
                 let key = try key.key()
                 let opened = try await backend.openStore()
                 guard let credential = try await opened.store.load(key) else {
-                    throw StoreCLIError.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
+                    throw CLIFailure.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
                 }
                 if reveal {
                     FileHandle.standardOutput.write(Data(credential.secret))

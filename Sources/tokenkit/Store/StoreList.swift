@@ -13,8 +13,8 @@ extension StoreCommand {
         @OptionGroup var backend: BackendOptions
 
         func run() async throws {
-            try await runStoreCommand {
-                guard !service.isEmpty else { throw StoreCLIError.usage("--service must not be empty") }
+            try await reportingAllFailures {
+                guard !service.isEmpty else { throw CLIFailure.usage("--service must not be empty") }
                 let opened = try await backend.openStore()
                 for info in try await opened.store.accounts(service: service) {
                     var fields = [info.account, "kind=\(info.kind)", "size=\(info.size)"]

@@ -23,11 +23,11 @@ extension StoreCommand {
         static let maximumSize = 16 << 20
 
         func run() async throws {
-            try await runStoreCommand {
+            try await reportingAllFailures {
                 let key = try key.key()
                 var input = try Self.readStandardInput()
                 defer { for i in input.indices { input[i] = 0 } }
-                guard !input.isEmpty else { throw StoreCLIError.usage("nothing on stdin: pipe the secret into `tokenkit store put`") }
+                guard !input.isEmpty else { throw CLIFailure.usage("nothing on stdin: pipe the secret into `tokenkit store put`") }
                 let credential: Credential
                 if tokenSet {
                     credential = Credential(tokenSet: try TokenSet(jsonBytes: input))
@@ -48,12 +48,12 @@ extension StoreCommand {
                 let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw StoreCLIError.storage("cannot read stdin")
+                    throw CLIFailure.io("cannot read stdin")
                 }
                 if n == 0 { break }
                 bytes += chunk[0..<n]
                 guard bytes.count <= maximumSize else {
-                    throw StoreCLIError.usage("the secret on stdin is larger than \(maximumSize) bytes")
+                    throw CLIFailure.usage("the secret on stdin is larger than \(maximumSize) bytes")
                 }
             }
             return bytes

@@ -28,10 +28,10 @@ struct ClientOptions: ParsableArguments {
     /// client credentials, client credentials without a secret or key.
     func checkUsage(clientAuth: ClientAuthOptions) throws {
         if grant != .clientCredentials, dpop || !scopes.isEmpty {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--dpop and --scope apply to --grant client-credentials only")
+            throw CLIFailure.usage("--dpop and --scope apply to --grant client-credentials only")
         }
         if grant == .clientCredentials, !clientAuth.given {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--grant client-credentials needs --client-secret-file or --client-key")
+            throw CLIFailure.usage("--grant client-credentials needs --client-secret-file or --client-key")
         }
     }
 
@@ -41,9 +41,9 @@ struct ClientOptions: ParsableArguments {
     func discoveredTarget(tokenEndpoint: String?, clientID: String?, transport: any HTTPTransport) async throws -> (URL, String)? {
         guard let issuer else { return nil }
         guard tokenEndpoint == nil else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--issuer and --token-endpoint exclude each other")
+            throw CLIFailure.usage("--issuer and --token-endpoint exclude each other")
         }
-        guard let clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required with --issuer") }
+        guard let clientID else { throw CLIFailure.usage("--client-id is required with --issuer") }
         let configuration = try await SignInDiscovery.configuration(issuer: issuer, clientID: clientID, transport: transport)
         return (configuration.tokenEndpoint, clientID)
     }

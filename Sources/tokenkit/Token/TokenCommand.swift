@@ -71,12 +71,8 @@ struct TokenCommand: AsyncParsableCommand {
     static let maximumSkewSeconds: Int64 = 86_400
 
     func run() async throws {
-        try await reportingFailures {
-            do {
-                try await printToken()
-            } catch {
-                throw TokenCommandFailure.from(error)
-            }
+        try await reportingAllFailures {
+            try await printToken()
         }
     }
 
@@ -85,11 +81,11 @@ struct TokenCommand: AsyncParsableCommand {
         let credentialKey = try key.key()
         let skewSeconds = skew?.seconds ?? Self.defaultSkewSeconds
         guard skewSeconds <= Self.maximumSkewSeconds else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--skew must be at most \(Self.maximumSkewSeconds) seconds")
+            throw CLIFailure.usage("--skew must be at most \(Self.maximumSkewSeconds) seconds")
         }
         let timeoutSeconds = timeout ?? Self.defaultTimeoutSeconds
         guard (1...600).contains(timeoutSeconds) else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--timeout must be 1 to 600 seconds")
+            throw CLIFailure.usage("--timeout must be 1 to 600 seconds")
         }
         try clientAuth.checkUsage()
         try client.checkUsage(clientAuth: clientAuth)
@@ -130,25 +126,25 @@ struct TokenCommand: AsyncParsableCommand {
         var stored: LoginConfiguration?
         if tokenEndpoint == nil || clientID == nil {
             let credential: Credential?
-            do { credential = try await store.load(key) } catch { throw StoreCLIError(error) }
+            do { credential = try await store.load(key) } catch { throw CLIFailure(error) }
             guard let credential else { throw AuthError.signInRequired("no credential is stored for \(key)") }
             stored = try (try? credential.tokenSet()).flatMap { tokenSet throws(AuthError) in try LoginConfiguration(storedIn: tokenSet) }
             guard stored != nil else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint and --client-id are required: no login configuration is stored for \(key)")
+                throw CLIFailure.usage("--token-endpoint and --client-id are required: no login configuration is stored for \(key)")
             }
         }
         let endpoint: URL
         if let tokenEndpoint {
             guard let url = URL(string: tokenEndpoint) else {
-                throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is not a valid URL")
+                throw CLIFailure.usage("--token-endpoint is not a valid URL")
             }
             endpoint = url
         } else if let url = stored?.tokenEndpoint {
             endpoint = url
         } else {
-            throw CLIFailure(exitCode: ExitStatus.usage, message: "--token-endpoint is required")
+            throw CLIFailure.usage("--token-endpoint is required")
         }
-        guard let id = clientID ?? stored?.clientID else { throw CLIFailure(exitCode: ExitStatus.usage, message: "--client-id is required") }
+        guard let id = clientID ?? stored?.clientID else { throw CLIFailure.usage("--client-id is required") }
         return (endpoint, id, stored)
     }
 }

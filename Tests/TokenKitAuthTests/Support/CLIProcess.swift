@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitTestSupport
 
 /// Runs the built `tokenkit` binary as a separate process.
 struct CLIProcess: Sendable {
@@ -18,27 +19,11 @@ struct CLIProcess: Sendable {
     /// `TOKENKIT_CLI`, when set, names the `tokenkit` binary to run instead (scripts/test runs
     /// the hostile-input suites again against the release build that way).
     static func locate(_ name: String = "tokenkit") throws -> CLIProcess {
-        if name == "tokenkit", let chosen = ProcessInfo.processInfo.environment["TOKENKIT_CLI"], !chosen.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: chosen) else {
-                throw DeadlineExceeded(what: "locating tokenkit (TOKENKIT_CLI=\(chosen) is not an executable file)")
-            }
-            return CLIProcess(executable: URL(fileURLWithPath: chosen))
+        do {
+            return CLIProcess(executable: URL(fileURLWithPath: try BuiltBinary.path(named: name)))
+        } catch {
+            throw DeadlineExceeded(what: "locating \(name) (\(error))")
         }
-        var candidates: [URL] = []
-        let argv0 = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
-        candidates.append(argv0.deletingLastPathComponent())
-        if let main = Bundle.main.executableURL { candidates.append(main.deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for directory in candidates {
-            var current = directory
-            // The xctest bundle may be a directory on some platforms: walk up a few levels.
-            for _ in 0..<4 {
-                let binary = current.appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: binary.path) { return CLIProcess(executable: binary) }
-                current = current.deletingLastPathComponent()
-            }
-        }
-        throw DeadlineExceeded(what: "locating \(name) (looked next to \(candidates.map(\.path)))")
     }
 
     /// Runs the binary with `arguments` with `stdin`, bounded by `seconds` (killed after that).

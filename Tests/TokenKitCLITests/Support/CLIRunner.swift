@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitTestSupport
 
 /// Runs the built `tokenkit` binary as a user would and captures what it did.
 struct CLIResult: Sendable {
@@ -10,18 +11,15 @@ struct CLIResult: Sendable {
 }
 
 enum CLIRunner {
-    /// The binary: `$TOKENKIT_BIN`, else `tokenkit` next to the test bundle (same build dir).
-    static var binary: String {
-        if let explicit = ProcessInfo.processInfo.environment["TOKENKIT_BIN"] { return explicit }
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return bundleDirectory.appendingPathComponent("tokenkit").path
-    }
+    /// The binary (``BuiltBinary/path(named:)``: `TOKENKIT_CLI`/`TOKENKIT_BIN`, else `tokenkit`
+    /// next to the test bundle).
+    static func binary() throws -> String { try BuiltBinary.path(named: "tokenkit") }
 
     /// Runs `tokenkit args…` with `stdin`, waiting at most `timeout` seconds.
     static func run(_ args: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
                     directory: String? = nil, timeout: Double = 60) throws -> CLIResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = args
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

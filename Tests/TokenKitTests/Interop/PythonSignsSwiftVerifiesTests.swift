@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 import TokenKit
 
 /// Python (interop.py: `cryptography` + a hand-written JWS) generates keys in every format

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 import TokenKit
 
 /// TokenKit generates keys and signs tokens for every algorithm, exports the keys (PKCS#8

@@ -1,10 +1,11 @@
 import TokenKit
+import TokenKitTestSupport
 
 /// Runs one Wycheproof JOSE case (json_web_signature / json_web_key) through the library:
 /// the group's key (JWK or JWKS) is loaded by TokenKit, then `JWTVerifier.verifyJWS`.
 /// A key that TokenKit refuses to load counts as the token being refused.
 enum WycheproofJOSERunner {
-    static func verify(_ test: Wycheproof.JOSECase) -> Result<[UInt8], JWTError> {
+    static func verify(_ test: WycheproofJOSE.Case) -> Result<[UInt8], JWTError> {
         do {
             let verifier: JWTVerifier
             if test.isKeySet {

@@ -1,5 +1,6 @@
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// Wycheproof json_web_key_test.json: key sets (mixed symmetric/asymmetric, duplicate kid,
 /// wrong use, ROCA, short keys, mismatched alg/curve/kty, AES keys) each used to verify a
@@ -15,7 +16,7 @@ struct WycheproofJWKTests {
     }
 
     @Test("each key-set vector's verdict matches", arguments: cases)
-    func verdict(_ test: Wycheproof.JOSECase) {
+    func verdict(_ test: WycheproofJOSE.Case) {
         let outcome = WycheproofJOSERunner.verify(test)
         switch (test.result, outcome) {
         case ("valid", .failure(let error)):

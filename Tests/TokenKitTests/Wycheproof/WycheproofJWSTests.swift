@@ -1,5 +1,6 @@
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// Wycheproof json_web_signature_test.json through `JWTVerifier.verifyJWS` with each
 /// group's JWK/JWKS. Verdicts must match exactly, except the named vectors in
@@ -15,7 +16,7 @@ struct WycheproofJWSTests {
     }
 
     @Test("each vector's verdict matches (or is a named, deliberate refusal)", arguments: cases)
-    func verdict(_ test: Wycheproof.JOSECase) {
+    func verdict(_ test: WycheproofJOSE.Case) {
         let outcome = WycheproofJOSERunner.verify(test)
         if let deliberate = WycheproofJOSERunner.refusedOnPurpose[Self.file]?[test.tcId] {
             #expect(test.result == "valid", "tcId \(test.tcId) is listed as refused on purpose but is not marked valid")

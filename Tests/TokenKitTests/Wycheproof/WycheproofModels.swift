@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Decodable shapes of the C2SP Wycheproof vector files bundled under
 /// `Vectors/wycheproof/` (see SOURCE and LICENSE there).
@@ -54,47 +55,9 @@ enum Wycheproof {
         return decoded.testGroups
     }
 
-    /// A JOSE test group (json_web_signature_test.json, json_web_key_test.json): the key
-    /// material is a JWK or a JWKS kept as JSON text so TokenKit parses it itself.
-    struct JOSECase: Sendable, CustomTestStringConvertible {
-        let file: String
-        let tcId: Int
-        let comment: String
-        let groupComment: String
-        let jws: String
-        let result: String
-        let flags: [String]
-        /// The verification key: the group's `public` member if any, else `private`.
-        let keyJSON: String
-        /// Whether `keyJSON` is a JWKS (`{"keys":[...]}`) rather than one JWK.
-        let isKeySet: Bool
-        var testDescription: String { "\(file) tcId \(tcId) (\(result)) [\(groupComment)]: \(comment)" }
-    }
-
-    static func joseCases(_ file: String) throws -> [JOSECase] {
-        let data = try TestSupport.vectorData("wycheproof/\(file)")
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let groups = root["testGroups"] as? [[String: Any]], let expected = root["numberOfTests"] as? Int
-        else { throw CocoaError(.fileReadCorruptFile) }
-        var cases: [JOSECase] = []
-        for group in groups {
-            guard let key = (group["public"] ?? group["private"]) as? [String: Any] else { continue }
-            let keyData = try JSONSerialization.data(withJSONObject: key, options: [.sortedKeys])
-            let keyJSON = String(decoding: keyData, as: UTF8.self)
-            for test in group["tests"] as? [[String: Any]] ?? [] {
-                cases.append(JOSECase(
-                    file: file,
-                    tcId: test["tcId"] as? Int ?? -1,
-                    comment: test["comment"] as? String ?? "",
-                    groupComment: group["comment"] as? String ?? "",
-                    jws: test["jws"] as? String ?? "",
-                    result: test["result"] as? String ?? "",
-                    flags: test["flags"] as? [String] ?? [],
-                    keyJSON: keyJSON,
-                    isKeySet: key["keys"] != nil))
-            }
-        }
-        precondition(cases.count == expected, "\(file): \(cases.count) tests read, file says \(expected)")
-        return cases
+    /// The tests of a bundled JOSE vector file (json_web_signature_test.json,
+    /// json_web_key_test.json), read by the shared ``WycheproofJOSE`` loader.
+    static func joseCases(_ file: String) throws -> [WycheproofJOSE.Case] {
+        try WycheproofJOSE.cases(file, data: TestSupport.vectorData("wycheproof/\(file)"))
     }
 }

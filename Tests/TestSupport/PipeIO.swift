@@ -2,9 +2,9 @@ import Foundation
 
 /// Pipe reads and writes that retry on EINTR (Foundation's FileHandle traps on it, and child
 /// processes exiting deliver signals while tests wait on pipes).
-enum PipeIO {
+public enum PipeIO {
     /// Reads until end of file.
-    static func readAll(_ handle: FileHandle) -> Data {
+    public static func readAll(_ handle: FileHandle) -> Data {
         let fd = handle.fileDescriptor
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -19,7 +19,7 @@ enum PipeIO {
     }
 
     /// Writes everything (stopping quietly if the reader went away), then closes the handle.
-    static func writeAllAndClose(_ handle: FileHandle, _ bytes: [UInt8]) {
+    public static func writeAllAndClose(_ handle: FileHandle, _ bytes: [UInt8]) {
         let fd = handle.fileDescriptor
         var offset = 0
         while offset < bytes.count {

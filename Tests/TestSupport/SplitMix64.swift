@@ -1,13 +1,14 @@
 /// A seeded, reproducible random number generator (SplitMix64, Steele et al. 2014) for tests
 /// that sample inputs: a failure names its seed, and the same seed replays the same inputs.
 /// Not for anything secret.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator whose whole output is determined by `seed`.
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
