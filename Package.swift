@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitAuditTests",
-            dependencies: ["TokenKitAudit", "TokenKit", "TokenKitStore"],
+            dependencies: ["TokenKitAudit", "TokenKit", "TokenKitStore", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -170,7 +170,7 @@ struct JSONLexer<Events: JSONEvents> {
             try value(depth: depth)
             // Checked after the value, so a text with two problems reports the earlier one.
             let member = MemberName(name, in: bytes)
-            for earlier in base..<names.count where names[earlier].span(in: bytes).isSameName(as: name) {
+            for earlier in base..<names.count where names[earlier].mayBeSame(as: name) && names[earlier].span(in: bytes).isSameName(as: name) {
                 throw JSONSyntaxError(reason: "duplicate member name \"\(JSONNameShortener.shorten(name.decoded))\" at offset \(nameOffset)")
             }
             names.push(member)
@@ -345,6 +345,12 @@ struct MemberName {
         start = UInt32(truncatingIfNeeded: offset)
         end = UInt32(truncatingIfNeeded: offset + span.raw.count)
         hasEscapes = span.hasEscapes
+    }
+
+    /// `false` when the names certainly differ: both without escapes and of different lengths.
+    @inline(__always)
+    func mayBeSame(as other: JSONStringSpan) -> Bool {
+        hasEscapes || other.hasEscapes || Int(end &- start) == other.raw.count
     }
 
     /// The name's text in `input` (the buffer it was made from).

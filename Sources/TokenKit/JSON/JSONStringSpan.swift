@@ -22,6 +22,7 @@ struct JSONStringSpan {
     }
 
     /// Whether the decoded text's UTF-8 equals `utf8`.
+    @inline(__always)
     func equals(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         if !hasEscapes {
             guard raw.count == utf8.count, let mine = raw.baseAddress else { return raw.count == utf8.count }

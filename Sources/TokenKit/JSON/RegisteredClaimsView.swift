@@ -183,7 +183,8 @@ struct RegisteredClaimsView: JSONEvents {
     mutating func memberName(_ name: JSONStringSpan) {
         guard depth == 1 else { return }
         current = Claim.named(name)
-        for (index, required) in requiredNames.enumerated() where name.equals(required) {
+        for (index, required) in requiredNames.enumerated()
+        where (name.hasEscapes || required.utf8.count == name.raw.count) && name.equals(required) {
             if index < 64 {
                 present |= 1 << UInt64(index)
             } else {

@@ -85,7 +85,7 @@ package enum TokenInspection {
             }
             if let failure = typingFailure(view, header: header) { return .failure(InspectionFailure(reason: failure.reason)) }
             result.read(view, reusing: &scratch)
-            let subject = ClaimsUnderTest(claims: view, header: header, now: now)
+            let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: now)
             if case .missing(let names)? = RequiredClaimsRule(names: requiredClaims).failure(in: subject)?.detail {
                 result.missingClaims = names
             }
@@ -104,7 +104,7 @@ package enum TokenInspection {
             let kind = view[claim].kind
             if kind != .absent, kind != .string { return ClaimFailure(detail: .notAString(claim: claim.name, found: kind)) }
         }
-        let subject = ClaimsUnderTest(claims: view, header: header, now: 0)
+        let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: 0)
         if let failure = AudienceRule(accepted: nil).failure(in: subject) { return failure }
         return NumericDateTypesRule.failure(of: .iat, in: view) ?? NumericDateTypesRule.failure(of: .nbf, in: view)
             ?? NumericDateTypesRule.failure(of: .exp, in: view)

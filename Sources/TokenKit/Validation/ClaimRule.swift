@@ -1,8 +1,9 @@
 /// What a ``ClaimRule`` looks at: the token's registered claims (read without building a
-/// JSON tree), its header and the instant it is judged at.
+/// JSON tree), its header's `typ` and the instant it is judged at.
 struct ClaimsUnderTest {
     let claims: RegisteredClaimsView
-    let header: JWTHeader
+    /// The header's `typ` (the one header field a claim rule reads).
+    let headerType: String?
     /// Seconds since 1970.
     let now: Double
 }
@@ -165,8 +166,8 @@ struct TypeRule: ClaimRule {
     let expected: String
 
     func failure(in subject: ClaimsUnderTest) -> ClaimFailure? {
-        guard let typ = subject.header.type, Self.normalized(typ).isByteIdentical(to: Self.normalized(expected)) else {
-            return ClaimFailure(detail: .typeNotExpected(found: subject.header.type, expected: expected))
+        guard let typ = subject.headerType, Self.normalized(typ).isByteIdentical(to: Self.normalized(expected)) else {
+            return ClaimFailure(detail: .typeNotExpected(found: subject.headerType, expected: expected))
         }
         return nil
     }

@@ -11,7 +11,7 @@ enum ClaimValidator {
             } catch {
                 return .failure(JWTPayloadParser.malformed(error))
             }
-            let subject = ClaimsUnderTest(claims: view, header: header, now: options.clock.now())
+            let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: options.clock.now())
             if let failure = options.firstFailure(in: subject) { return .failure(failure.error) }
             return .success(())
         }

@@ -121,11 +121,8 @@ struct AuditCommand: AsyncParsableCommand {
         do {
             let opened = try await backend.openStore()
             return try await StoreTokenCollector.batches(store: opened.store, services: services)
-        } catch let error as StoreCLIError {
-            throw CLIFailure(exitCode: error.exitCode, message: error.message)
         } catch let error as TokenStoreError {
-            let mapped = StoreCLIError(error)
-            throw CLIFailure(exitCode: mapped.exitCode, message: mapped.message)
+            throw CLIFailure(error)
         }
     }
 

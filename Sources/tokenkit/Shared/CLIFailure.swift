@@ -55,11 +55,6 @@ struct CLIFailure: Error {
     }
 }
 
-/// The store commands' name for ``CLIFailure``, kept so that `tokenkit audit --store`
-/// (whose files are being rewritten separately) compiles unchanged; new code uses
-/// ``CLIFailure``.
-typealias StoreCLIError = CLIFailure
-
 /// The CLI's exit statuses (a contract other tools script against), and the one table that
 /// maps a ``CLIFailure/Code`` to its status.
 enum ExitStatus {
