@@ -20,17 +20,32 @@ package enum CPUShard {
         return shards
     }()
 
-    /// The calling thread's shard, in `0..<count`: its current CPU on Linux
-    /// (`sched_getcpu`, a vDSO/rseq read, no system call), a hash of its thread otherwise.
+    /// The calling thread's shard, in `0..<count`: its current CPU where glibc's
+    /// `sched_getcpu` exists (an rseq/vDSO read, no system call), a hash of its thread
+    /// otherwise.
     @inline(__always)
     package static func current() -> Int {
+        if let getCPU {
+            let cpu = getCPU()
+            if cpu >= 0 { return Int(cpu) & (count - 1) }
+        }
         #if os(Linux)
-        let cpu = sched_getcpu()
-        return cpu > 0 ? Int(cpu) & (count - 1) : 0
+        let thread = UInt(pthread_self())
         #else
-        let thread = UInt(bitPattern: UnsafeRawPointer(pthread_self()))
+        let thread = UInt(bitPattern: pthread_self())
+        #endif
         let mixed = ((thread >> 12) &* 0x9E37_79B9_7F4A_7C15) >> 32
         return Int(truncatingIfNeeded: mixed) & (count - 1)
-        #endif
     }
+
+    /// glibc's `sched_getcpu`, looked up once: Swift's Glibc module does not declare it
+    /// (it is a GNU extension, hidden without `_GNU_SOURCE`).
+    private static let getCPU: (@convention(c) () -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_getcpu") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 }
