@@ -91,8 +91,13 @@ public struct JWTVerifier: Sendable {
             case .invalid(let reason): lastReason = reason
             }
         }
-        let which = candidates.count == 1 ? "" : " (tried \(candidates.count) keys)"
-        throw JWTError(code: .badSignature, reason: "bad signature: \(lastReason)\(which)")
+        throw badSignature(lastReason, tried: candidates.count)
+    }
+
+    /// The error of a signature that no candidate key verified.
+    static func badSignature(_ reason: String, tried: Int) -> JWTError {
+        let which = tried == 1 ? "" : " (tried \(tried) keys)"
+        return JWTError(code: .badSignature, reason: "bad signature: \(reason)\(which)")
     }
 
     static func check(_ jws: CompactJWS, algorithm: JWTAlgorithm, key: JWTKey) -> SignatureCheck {
@@ -104,8 +109,10 @@ public struct JWTVerifier: Sendable {
     ) -> SignatureCheck {
         switch key.material {
         case .hmac(let secret):
-            guard let hmac = secret.key(for: algorithm) else { return .invalid(reason: "the key may not verify \(algorithm)") }
-            return hmac.isValid(signature, for: signingInput) ? .valid : .invalid(reason: "signature does not match")
+            guard let valid = secret.isValid(signature, for: signingInput, algorithm: algorithm) else {
+                return .invalid(reason: "the key may not verify \(algorithm)")
+            }
+            return valid ? .valid : .invalid(reason: "signature does not match")
         case .asymmetric(let pkey):
             guard let scheme = algorithm.scheme else { return .invalid(reason: "the key may not verify \(algorithm)") }
             return pkey.verify(signature, for: signingInput, scheme: scheme)
