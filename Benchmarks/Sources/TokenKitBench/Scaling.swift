@@ -55,12 +55,8 @@ enum Scaling {
     /// Verifications per wall-clock second of `threads` threads until a common deadline, and
     /// the cores they kept busy (process CPU time / wall time).
     static func measure(threads: Int, seconds: Double, verifier: JWTVerifier, tokens: [String]) -> (opsPerSecond: Double, coresBusy: Double) {
-        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: threads * 16)  // one cache line each
-        counts.initialize(repeating: 0)
-        defer { counts.deallocate() }
-        let failures = UnsafeMutableBufferPointer<Int>.allocate(capacity: threads * 16)
-        failures.initialize(repeating: 0)
-        defer { failures.deallocate() }
+        let counts = Tally(threads), failures = Tally(threads)
+        defer { counts.free(); failures.free() }
         let c0 = cpuNanos()
         let t0 = nowNanos()
         let deadline = t0 + UInt64(seconds * 1e9)
@@ -75,8 +71,8 @@ enum Scaling {
                     for _ in 0..<32 where (try? verifier.verify(token)) == nil { failed += 1 }
                     n += 32
                 } while nowNanos() < deadline
-                counts[t * 16] = n
-                failures[t * 16] = failed
+                counts.buffer[t * 16] = n
+                failures.buffer[t * 16] = failed
                 done.signal()
             }
             thread.start()
@@ -84,9 +80,22 @@ enum Scaling {
         for _ in 0..<threads { done.wait() }
         let wall = Double(nowNanos() - t0) / 1e9
         let cpu = Double(cpuNanos() - c0) / 1e9
-        let total = (0..<threads).reduce(0) { $0 + counts[$1 * 16] }
-        let failed = (0..<threads).reduce(0) { $0 + failures[$1 * 16] }
+        let total = counts.sum, failed = failures.sum
         precondition(failed == 0, "\(failed) verifications failed in the scaling row")
         return (Double(total) / wall, cpu / wall)
+    }
+
+    /// One counter per thread, each on a cache line of its own; each thread writes only its
+    /// own, and the sums are read after every thread has signalled that it is done.
+    struct Tally: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<Int>
+        let threads: Int
+        init(_ threads: Int) {
+            self.threads = threads
+            buffer = .allocate(capacity: threads * 16)
+            buffer.initialize(repeating: 0)
+        }
+        var sum: Int { (0..<threads).reduce(0) { $0 + buffer[$1 * 16] } }
+        func free() { buffer.deallocate() }
     }
 }
