@@ -16,6 +16,8 @@ public struct JWTVerifier: Sendable {
     public let options: ValidationOptions
     /// Headers already parsed by this verifier (see ``HeaderCache``).
     let headerCache: HeaderCache
+    /// Per-CPU copies of `options` for the claim checks (see ``OptionsReplicas``).
+    let optionsReplicas: OptionsReplicas
 
     /// A verifier with a single key.
     public init(key: JWTKey, options: ValidationOptions = ValidationOptions()) {
@@ -27,6 +29,7 @@ public struct JWTVerifier: Sendable {
         self.keys = keys
         self.options = options
         self.headerCache = HeaderCache()
+        self.optionsReplicas = OptionsReplicas()
     }
 
     /// Verifies the signature and the claims of a JWT.
@@ -104,6 +107,10 @@ public struct JWTVerifier: Sendable {
         check(jws.signature, for: jws.signingInput, algorithm: algorithm, key: key)
     }
 
+    /// Inlined so that the key is read in place from the caller's key set: passed as an
+    /// argument, it was copied, retaining (and then releasing) its material and `kid`, which
+    /// every thread verifying with the same key shares.
+    @inline(__always)
     static func check(
         _ signature: some ContiguousBytesLike, for signingInput: some ContiguousBytesLike, algorithm: JWTAlgorithm, key: JWTKey
     ) -> SignatureCheck {
