@@ -29,6 +29,9 @@ let package = Package(
                 .product(name: "TokenKit", package: rootIdentity),
                 .product(name: "TokenKitStore", package: rootIdentity),
                 .product(name: "TokenKitSecretService", package: rootIdentity),
+                // The warm-remote-JWKS row (issue 11): RemoteJWKS over URLSession on loopback.
+                .product(name: "TokenKitAuth", package: rootIdentity),
+                .product(name: "TokenKitURLSession", package: rootIdentity),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "CBenchSupport",
             ]

@@ -105,11 +105,17 @@ public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Compara
 
 extension Set where Element == JWTAlgorithm {
     /// Membership without hashing for the usual one-to-three-element sets (hot path of
-    /// verification); falls back to the hash lookup for larger sets.
+    /// verification); falls back to the hash lookup for larger sets. Walks indices rather
+    /// than an iterator, which would retain the set's storage: a write to a reference count
+    /// that every thread verifying with the same verifier shares.
     @inline(__always)
     func containsFast(_ algorithm: JWTAlgorithm) -> Bool {
         if count <= 4 {
-            for element in self where element.name == algorithm.name { return true }
+            var i = startIndex
+            while i != endIndex {
+                if self[i].name == algorithm.name { return true }
+                formIndex(after: &i)
+            }
             return false
         }
         return contains(algorithm)

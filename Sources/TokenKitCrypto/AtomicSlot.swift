@@ -8,6 +8,12 @@ package enum AtomicSlot {
         tokenkit_slot_load(slot)
     }
 
+    /// Empties the slot and returns what it held (acquire-release exchange).
+    @inline(__always)
+    package static func take(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+        tokenkit_slot_take(slot)
+    }
+
     /// Stores `value` if the slot is empty; returns whether it did.
     @inline(__always)
     package static func publish(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ value: UnsafeMutableRawPointer) -> Bool {

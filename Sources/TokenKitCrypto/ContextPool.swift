@@ -1,37 +1,30 @@
-internal import COpenSSL
-
-/// A small lock-free pool of prepared OpenSSL contexts, grouped by kind (e.g. "RS256 verify").
+/// A small lock-free pool of prepared OpenSSL contexts, grouped by kind (e.g. "RS256 verify")
+/// and sharded by CPU.
 ///
 /// OpenSSL contexts are not thread-safe, so each operation takes a context out of a slot
 /// (an atomic exchange), uses it alone, and puts it back (an atomic compare-and-swap into
-/// an empty slot); when every slot of its kind is empty a new context is made, and when
+/// an empty slot); when every slot it looks at is empty a new context is made, and when
 /// every slot is full on return the context is freed. Several threads therefore never share
 /// a context, and a single thread reuses the same one without allocating.
+///
+/// The slots a thread looks at are those of its CPU's shard (``ShardedSlots``): threads on
+/// different CPUs take and return contexts on cache lines of their own instead of fighting
+/// over one line of slots, which is what made verification scale poorly on several cores.
+/// A thread that changes CPU between take and put simply returns the context to its new
+/// CPU's shard; that is safe, because ownership passes only through the atomic operations.
 ///
 /// Callers use contexts only through ``withContext(_:make:_:)``, which decides in one place
 /// whether a context goes back to the pool or is freed: no call site takes, returns or
 /// frees a context by hand.
 final class ContextPool: @unchecked Sendable {
-    // @unchecked Sendable: `slots` is only accessed through the atomic helpers.
-    static let slotsPerKind = 4
-    private let kinds: Int
-    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    // @unchecked Sendable: the slots are only accessed through the atomic helpers.
+    static let slotsPerShard = 4
+    private let slots: ShardedSlots
     private let release: @Sendable (_ kind: Int, _ context: OpaquePointer) -> Void
 
     init(kinds: Int, release: @escaping @Sendable (_ kind: Int, _ context: OpaquePointer) -> Void) {
-        self.kinds = kinds
         self.release = release
-        slots = .allocate(capacity: kinds * Self.slotsPerKind)
-        slots.initialize(repeating: nil, count: kinds * Self.slotsPerKind)
-    }
-
-    deinit {
-        for kind in 0..<kinds {
-            for i in 0..<Self.slotsPerKind {
-                if let context = slots[kind * Self.slotsPerKind + i] { release(kind, OpaquePointer(context)) }
-            }
-        }
-        slots.deallocate()
+        slots = ShardedSlots(kinds: kinds, slotsPerShard: Self.slotsPerShard) { kind, context in release(kind, OpaquePointer(context)) }
     }
 
     /// What `body` of ``withContext(_:make:_:)`` says about the context it used.
@@ -59,20 +52,24 @@ final class ContextPool: @unchecked Sendable {
         return result
     }
 
-    /// A pooled context of `kind`, or `nil` when none is free (the caller makes one).
+    /// A pooled context of `kind` from this CPU's shard, or `nil` when none is free there
+    /// (the caller makes one).
+    @inline(__always)
     private func take(_ kind: Int) -> OpaquePointer? {
-        let base = slots + kind * Self.slotsPerKind
-        for i in 0..<Self.slotsPerKind {
-            if let context = tokenkit_slot_take(base + i) { return OpaquePointer(context) }
+        let local = slots.local(kind)
+        for i in 0..<Self.slotsPerShard {
+            if let context = AtomicSlot.take(local + i) { return OpaquePointer(context) }
         }
         return nil
     }
 
-    /// Returns a context that is ready for the next operation of `kind` (or frees it).
+    /// Returns a context that is ready for the next operation of `kind` to this CPU's shard
+    /// (or frees it when the shard is full).
+    @inline(__always)
     private func put(_ kind: Int, _ context: OpaquePointer) {
-        let base = slots + kind * Self.slotsPerKind
+        let local = slots.local(kind)
         let raw = UnsafeMutableRawPointer(context)
-        for i in 0..<Self.slotsPerKind where tokenkit_slot_put(base + i, raw) == 1 { return }
+        for i in 0..<Self.slotsPerShard where AtomicSlot.publish(local + i, raw) { return }
         release(kind, context)
     }
 }

@@ -3,7 +3,9 @@ import CBenchSupport
 import Glibc
 #endif
 
-// TokenKit benchmark: TokenKit vs vapor/jwt-kit vs the raw OpenSSL primitive, single-threaded.
+// TokenKit benchmark: TokenKit vs vapor/jwt-kit vs the raw OpenSSL primitive, single-threaded;
+// then TokenKit's verify on 1 vs 2 threads (--op verify-2-threads) and through a warm remote
+// JWKS vs a static key (--op verify-remote-jwks).
 // Usage: TokenKitBench [--json] [--quick] [--runs N] [--seconds S] [--alg HS256,ES256] [--op sign,verify]
 //                      [--no-extras]
 
@@ -13,7 +15,7 @@ struct Options {
     var runs = 5
     var seconds = 0.4
     var algs = Alg.allCases
-    var ops = ["sign", "verify", "verify-distinct", "decode"]
+    var ops = ["sign", "verify", "verify-distinct", "decode", "verify-2-threads", "verify-remote-jwks"]
     /// Tokens in the stream of the verify-distinct row (HS256, ES256, EdDSA only).
     var distinctTokens = 100_000
     var libs = ["tokenkit", "jwt-kit", "openssl-raw"]
@@ -254,6 +256,14 @@ if options.opensslSpeed {
     speed = OpenSSLSpeed.run(seconds: options.quick ? 1 : 2)
 }
 
+// MARK: - Issue 11 rows: 2-thread scaling, warm remote JWKS vs static key (TokenKit only)
+
+let runsTokenKit = options.libs.contains("tokenkit")
+var scalingRows: [Scaling.Row] = []
+if runsTokenKit, options.ops.contains("verify-2-threads") { scalingRows = try Scaling.run(options: options) }
+var remoteRows: [RemoteKeysBench.Row] = []
+if runsTokenKit, options.ops.contains("verify-remote-jwks") { remoteRows = try await RemoteKeysBench.run(options: options) }
+
 // MARK: - Extras (audit, stores)
 
 var extraLines: [(lib: String, alg: String, op: String, opsPerSecond: Double, note: String)] = []
@@ -297,6 +307,13 @@ for e in extraLines {
     jsonLines.append(line + "}")
 }
 
+for r in scalingRows {
+    jsonLines.append("{\"lib\":\"tokenkit\",\"alg\":\"\(r.alg.rawValue)\",\"op\":\"verify-2-threads\",\"one_thread_ops_per_s\":\(jsonNumber(r.oneThread)),\"two_threads_ops_per_s\":\(jsonNumber(r.twoThreads)),\"ratio\":\(jsonRatio(r.ratio)),\"cores_busy\":\(jsonRatio(r.coresBusy)),\"runs\":\(r.runs),\"clock\":\"wall\"}")
+}
+for r in remoteRows {
+    jsonLines.append("{\"lib\":\"tokenkit\",\"alg\":\"\(r.alg.rawValue)\",\"op\":\"verify-remote-jwks\",\"static_ops_per_s\":\(jsonNumber(r.staticKey)),\"static_source_ops_per_s\":\(jsonNumber(r.staticSource)),\"remote_ops_per_s\":\(jsonNumber(r.remote)),\"remote_vs_static\":\(jsonRatio(r.ratio)),\"fetches\":\(r.fetches)}")
+}
+
 if !options.json {
     var table = "\nTokenKit benchmark — single-threaded ops/s (\(useWallClock ? "wall clock" : "per second of process CPU time")), median of \(options.runs) run(s) of ~\(options.seconds)s each\n"
     table += "(openssl-raw: the OpenSSL primitive alone, in process, same key and signing input: hash + EVP_PKEY_sign/verify on a\n"
@@ -321,6 +338,23 @@ if !options.json {
                        pad(tk?.allocsPerOp.map { formatNumber($0, decimals: 1) } ?? "-", 10),
                        pad(jk?.allocsPerOp.map { formatNumber($0, decimals: 1) } ?? "-", 10)].joined(separator: " ")
             table += row + "\n"
+        }
+    }
+    if !scalingRows.isEmpty {
+        table += "\nVerify on 1 and 2 threads, one shared JWTVerifier (wall clock, median of \(scalingRows[0].runs) alternating runs;\n"
+        table += "cores busy: process CPU time / wall time of the 2-thread runs, 2.00 when both cores were free)\n"
+        table += [pad("alg", 6, right: false), pad("1 thread", 12), pad("2 threads", 12), pad("ratio", 7), pad("cores busy", 11)].joined(separator: " ") + "\n"
+        for r in scalingRows {
+            table += [pad(r.alg.rawValue, 6, right: false), pad(formatNumber(r.oneThread), 12), pad(formatNumber(r.twoThreads), 12),
+                      pad(String(format: "%.2f×", r.ratio), 7), pad(String(format: "%.2f", r.coresBusy), 11)].joined(separator: " ") + "\n"
+        }
+    }
+    if !remoteRows.isEmpty {
+        table += "\nVerify through a warm RemoteJWKS (URLSession, loopback, one fetch) vs the same key held statically, ops/s (\(useWallClock ? "wall" : "CPU") clock)\n"
+        table += [pad("alg", 6, right: false), pad("static", 12), pad("static src", 12), pad("remote", 12), pad("remote/static", 14), pad("fetches", 8)].joined(separator: " ") + "\n"
+        for r in remoteRows {
+            table += [pad(r.alg.rawValue, 6, right: false), pad(formatNumber(r.staticKey), 12), pad(formatNumber(r.staticSource), 12),
+                      pad(formatNumber(r.remote), 12), pad(String(format: "%.3f", r.ratio), 14), pad("\(r.fetches)", 8)].joined(separator: " ") + "\n"
         }
     }
     if !extraLines.isEmpty {

@@ -197,11 +197,27 @@ public struct JWTKey: Sendable, CustomStringConvertible {
 final class HMACSecret: Sendable {
     let keys: [JWTAlgorithm: HMACKey]
     let length: Int
+    /// `keys[.hs256]`, `keys[.hs384]`, `keys[.hs512]` as stored constants, so that checking a
+    /// MAC borrows the key instead of iterating the dictionary and retaining what it finds
+    /// (a write to a reference count shared by every thread verifying with this secret).
+    private let hs256: HMACKey?, hs384: HMACKey?, hs512: HMACKey?
 
     /// `keys[algorithm]` without hashing (at most three entries).
     func key(for algorithm: JWTAlgorithm) -> HMACKey? {
         for (candidate, key) in keys where candidate.name == algorithm.name { return key }
         return nil
+    }
+
+    /// Whether `mac` is the MAC of `data` under `algorithm` (constant-time comparison);
+    /// `nil` when this secret may not be used with `algorithm`.
+    @inline(__always)
+    func isValid(_ mac: some ContiguousBytesLike, for data: some ContiguousBytesLike, algorithm: JWTAlgorithm) -> Bool? {
+        switch algorithm.name {
+        case "HS256": hs256?.isValid(mac, for: data)
+        case "HS384": hs384?.isValid(mac, for: data)
+        case "HS512": hs512?.isValid(mac, for: data)
+        default: nil
+        }
     }
 
     init(_ secret: some Collection<UInt8>, algorithms: Set<JWTAlgorithm>) throws(JWTError) {
@@ -214,6 +230,9 @@ final class HMACSecret: Sendable {
         }
         self.keys = keys
         self.length = bytes.count
+        hs256 = keys[.hs256]
+        hs384 = keys[.hs384]
+        hs512 = keys[.hs512]
     }
 
     func withSecretBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

@@ -63,9 +63,14 @@ final class ClaimsStorage: ManagedBuffer<ClaimsStorage.Source, UnsafeMutableRawP
 /// Parsed JWS headers keyed by their exact base64url text AND the ``ParsingLimits`` they
 /// were parsed under (everything that changes the answer), so a stream of tokens from one
 /// issuer (which all share a header) parses the header once, and a header accepted under
-/// lenient limits is never served to a caller with stricter ones. Lock-free: up to four entries,
-/// each published once and never replaced or freed before the cache itself; a header that
-/// finds no free entry is simply parsed every time. Only short headers are kept.
+/// lenient limits is never served to a caller with stricter ones. Lock-free: up to eight
+/// entries per CPU shard (``ShardedSlots``), each published once and never replaced or freed
+/// before the cache itself; a header that finds no free entry is simply parsed every time.
+/// Only short headers are kept.
+///
+/// Per CPU, so that threads on different CPUs neither write to one cache line nor retain
+/// and release one shared header (each shard parses its own copy): a shared entry made
+/// verification on two threads barely faster than on one.
 final class HeaderCache: @unchecked Sendable {
     // @unchecked Sendable: slots are accessed only through AtomicSlot; entries are immutable.
     private final class Entry {
@@ -81,18 +86,8 @@ final class HeaderCache: @unchecked Sendable {
 
     static let capacity = 8
     static let maxHeaderText = 512
-    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-
-    init() {
-        slots = .allocate(capacity: Self.capacity)
-        slots.initialize(repeating: nil, count: Self.capacity)
-    }
-
-    deinit {
-        for i in 0..<Self.capacity {
-            if let entry = slots[i] { Unmanaged<Entry>.fromOpaque(entry).release() }
-        }
-        slots.deallocate()
+    private let slots = ShardedSlots(kinds: 1, slotsPerShard: HeaderCache.capacity) { _, entry in
+        Unmanaged<Entry>.fromOpaque(entry).release()
     }
 
     /// The header whose base64url text is `text`, parsed under `limits`: from the cache, or
@@ -101,6 +96,7 @@ final class HeaderCache: @unchecked Sendable {
     func header(
         for text: UnsafeBufferPointer<UInt8>, limits: ParsingLimits, parse: () throws(JWTError) -> JWTHeader
     ) throws(JWTError) -> JWTHeader {
+        let slots = slots.local(0)
         for i in 0..<Self.capacity {
             guard let raw = AtomicSlot.load(slots + i) else { break }
             let entry = Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue()

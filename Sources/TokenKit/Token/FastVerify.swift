@@ -45,14 +45,16 @@ extension JWTVerifier {
                 }
             } catch { return .fallback }
             guard let algorithm = header.algorithm, header.critical == nil,
-                  options.algorithms.map({ $0.containsFast(algorithm) }) ?? true else { return .fallback }
-            let candidates: [JWTKey]
-            if keys.keys.count == 1, keys.ambiguousKeyIDs.isEmpty {
-                let key = keys.keys[0]
-                guard keys.isSingleUnnamedKey || header.keyID == nil || Self.sameKeyID(key.keyID, header.keyID), key.mayVerify, key.algorithms.containsFast(algorithm) else {
+                  options.algorithms?.containsFast(algorithm) != false else { return .fallback }
+            // One key (the common case) is checked in place: no candidate array is copied,
+            // so no reference count shared by every verifying thread is written.
+            let singleKey = keys.keys.count == 1 && keys.ambiguousKeyIDs.isEmpty
+            var candidates: [JWTKey] = []
+            if singleKey {
+                guard keys.isSingleUnnamedKey || header.keyID == nil || Self.sameKeyID(keys.keys[0].keyID, header.keyID),
+                      keys.keys[0].mayVerify, keys.keys[0].algorithms.containsFast(algorithm) else {
                     return .fallback
                 }
-                candidates = keys.keys
             } else {
                 guard let found = try? keys.candidates(forKeyID: header.keyID, algorithm: algorithm) else { return .fallback }
                 candidates = found
@@ -67,6 +69,12 @@ extension JWTVerifier {
             let checked: Result<Void, JWTError>? = withUnsafeTemporaryAllocation(byteCount: max(signatureLength, 1), alignment: 16) { buffer in
                 guard Base64URL.decode(signatureText, into: buffer) else { return nil }
                 let signature = UnsafeRawBufferPointer(rebasing: buffer[0..<signatureLength])
+                if singleKey {
+                    switch Self.check(signature, for: signingInput, algorithm: algorithm, key: keys.keys[0]) {
+                    case .valid: return .success(())
+                    case .invalid(let reason): return .failure(Self.badSignature(reason, tried: 1))
+                    }
+                }
                 do throws(JWTError) {
                     try Self.checkSignature(signature, for: signingInput, algorithm: algorithm, candidates: candidates)
                     return .success(())
@@ -80,7 +88,7 @@ extension JWTVerifier {
             case .success: break
             }
             guard wantClaims else { return .jws(header, payload) }
-            return Self.checkClaims(header: header, payload: payload, options: options)
+            return Self.checkClaims(header: header, payload: payload, options: optionsReplicas.local(options))
         }
         return outcome ?? .fallback
     }

@@ -16,6 +16,8 @@ public struct JWTVerifier: Sendable {
     public let options: ValidationOptions
     /// Headers already parsed by this verifier (see ``HeaderCache``).
     let headerCache: HeaderCache
+    /// Per-CPU copies of `options` for the claim checks (see ``OptionsReplicas``).
+    let optionsReplicas: OptionsReplicas
 
     /// A verifier with a single key.
     public init(key: JWTKey, options: ValidationOptions = ValidationOptions()) {
@@ -27,6 +29,7 @@ public struct JWTVerifier: Sendable {
         self.keys = keys
         self.options = options
         self.headerCache = HeaderCache()
+        self.optionsReplicas = OptionsReplicas()
     }
 
     /// Verifies the signature and the claims of a JWT.
@@ -89,21 +92,32 @@ public struct JWTVerifier: Sendable {
             case .invalid(let reason): lastReason = reason
             }
         }
-        let which = candidates.count == 1 ? "" : " (tried \(candidates.count) keys)"
-        throw JWTError(code: .badSignature, reason: "bad signature: \(lastReason)\(which)")
+        throw badSignature(lastReason, tried: candidates.count)
+    }
+
+    /// The error of a signature that no candidate key verified.
+    static func badSignature(_ reason: String, tried: Int) -> JWTError {
+        let which = tried == 1 ? "" : " (tried \(tried) keys)"
+        return JWTError(code: .badSignature, reason: "bad signature: \(reason)\(which)")
     }
 
     static func check(_ jws: CompactJWS, algorithm: JWTAlgorithm, key: JWTKey) -> SignatureCheck {
         check(jws.signature, for: jws.signingInput, algorithm: algorithm, key: key)
     }
 
+    /// Inlined so that the key is read in place from the caller's key set: passed as an
+    /// argument, it was copied, retaining (and then releasing) its material and `kid`, which
+    /// every thread verifying with the same key shares.
+    @inline(__always)
     static func check(
         _ signature: some ContiguousBytesLike, for signingInput: some ContiguousBytesLike, algorithm: JWTAlgorithm, key: JWTKey
     ) -> SignatureCheck {
         switch key.material {
         case .hmac(let secret):
-            guard let hmac = secret.key(for: algorithm) else { return .invalid(reason: "the key may not verify \(algorithm)") }
-            return hmac.isValid(signature, for: signingInput) ? .valid : .invalid(reason: "signature does not match")
+            guard let valid = secret.isValid(signature, for: signingInput, algorithm: algorithm) else {
+                return .invalid(reason: "the key may not verify \(algorithm)")
+            }
+            return valid ? .valid : .invalid(reason: "signature does not match")
         case .asymmetric(let pkey):
             guard let scheme = algorithm.scheme else { return .invalid(reason: "the key may not verify \(algorithm)") }
             return pkey.verify(signature, for: signingInput, scheme: scheme)

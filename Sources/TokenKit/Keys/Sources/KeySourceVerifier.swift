@@ -15,6 +15,7 @@ public struct KeySourceVerifier: Sendable {
     /// The checks applied after the signature.
     public let options: ValidationOptions
     let headerCache = HeaderCache()
+    let optionsReplicas = OptionsReplicas()
 
     /// A verifier taking keys from `source`.
     public init(source: any JWTKeySource, options: ValidationOptions = ValidationOptions()) {
@@ -44,10 +45,10 @@ public struct KeySourceVerifier: Sendable {
     private func verifier(for token: String) async throws(JWTError) -> JWTVerifier {
         let request = JWTKeyRequest(header: try header(of: token), token: token, limits: options.limits)
         if let keys = source.currentKeys(for: request), keys.mayHaveKey(forKeyID: request.header.keyID) {
-            return JWTVerifier(keys: keys, options: options, headerCache: headerCache)
+            return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
         }
         let keys = try await source.loadKeys(for: request)
-        return JWTVerifier(keys: keys, options: options, headerCache: headerCache)
+        return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
     }
 
     /// The header, from the cache when this header text was seen before; otherwise parsed
@@ -67,10 +68,12 @@ public struct KeySourceVerifier: Sendable {
 }
 
 extension JWTVerifier {
-    /// A verifier over `keys` that shares `headerCache` (headers do not depend on keys).
-    init(keys: JWKSet, options: ValidationOptions, headerCache: HeaderCache) {
+    /// A verifier over `keys` that shares `headerCache` (headers do not depend on keys) and
+    /// `optionsReplicas` (made from the same `options`).
+    init(keys: JWKSet, options: ValidationOptions, headerCache: HeaderCache, optionsReplicas: OptionsReplicas) {
         self.keys = keys
         self.options = options
         self.headerCache = headerCache
+        self.optionsReplicas = optionsReplicas
     }
 }
