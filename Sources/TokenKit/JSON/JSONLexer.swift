@@ -81,19 +81,17 @@ struct JSONLexer<Events: JSONEvents> {
         // Offsets are kept in 32 bits; a JWT is nowhere near (``ParsingLimits``), and no JSON
         // document TokenKit reads is either.
         guard input.count < Int(UInt32.max) else { throw JSONSyntaxError(reason: "JSON text of \(input.count) bytes is too large") }
-        let result: Result<Events, JSONSyntaxError> = withUnsafeTemporaryAllocation(of: MemberName.self, capacity: 32) { inline in  // 512 bytes: on the stack
+        var failure: JSONSyntaxError?
+        withUnsafeTemporaryAllocation(of: MemberName.self, capacity: 32) { inline in  // 384 bytes: on the stack (no heap allocation per read)
             var lexer = JSONLexer(input, maxDepth: maxDepth, names: MemberNameStack(inline: inline), events: events)
             do throws(JSONSyntaxError) {
                 try lexer.readDocument(requireObject: requireObject)
-                return .success(lexer.events)
             } catch {
-                return .failure(error)
+                failure = error
             }
+            swap(&events, &lexer.events)
         }
-        switch result {
-        case .success(let final): events = final
-        case .failure(let error): throw error
-        }
+        if let failure { throw failure }
     }
 
     private mutating func readDocument(requireObject: Bool) throws(JSONSyntaxError) {
@@ -368,10 +366,12 @@ struct MemberNameStack {
 
     init(inline: UnsafeMutableBufferPointer<MemberName>) { self.inline = inline }
 
+    @inline(__always)
     subscript(position: Int) -> MemberName {
         position < inline.count ? inline[position] : overflow[position - inline.count]
     }
 
+    @inline(__always)
     mutating func push(_ name: MemberName) {
         if count < inline.count {
             inline.initializeElement(at: count, to: name)

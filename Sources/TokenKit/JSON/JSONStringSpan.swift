@@ -40,6 +40,7 @@ struct JSONStringSpan {
     }
 
     /// Whether both decode to the same bytes.
+    @inline(__always)
     func isSameName(as other: JSONStringSpan) -> Bool {
         if !hasEscapes { return other.equals(raw) }
         if !other.hasEscapes { return equals(other.raw) }

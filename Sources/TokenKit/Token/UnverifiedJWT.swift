@@ -53,7 +53,7 @@ public struct UnverifiedJWT: Sendable {
             }) else { return nil }
             guard let payload = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else { return nil }
             let signature = try? Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
-            let valid = payload.withUnsafeBufferPointer { (try? RegisteredClaimsView.read($0, maxDepth: limits.maxDepth)) != nil }
+            let valid = payload.withUnsafeBufferPointer { JSONValidation.isObject($0, maxDepth: limits.maxDepth) }
             guard valid else { return nil }
             return UnverifiedJWT(header: header, signature: signature, cache: .make(payload: payload, limits: limits))
         }
