@@ -78,8 +78,11 @@ struct TokenCommandHostileTests {
             #expect(outcome.status == 2)
             #expect(outcome.stdout.isEmpty)
             #expect(outcome.stderr == "error: response from 127.0.0.1 is larger than 65536 bytes\n")
+            // A client that stops at its cap still takes in what arrives before its connection
+            // closes: 294 MB once on a loaded 2-core CI machine (libcurl reads until URLSession
+            // removes the cancelled transfer). Reading the whole body would be 4 GiB.
             let sent = await server.state.bytesStreamed
-            #expect(sent < 1 << 28, "the server wrote all \(sent) bytes: the CLI read the whole body")
+            #expect(sent < 1 << 30, "the server wrote \(sent) bytes: the CLI read (nearly) the whole body")
             #expect(try await stored(cli, sandbox).accessToken == seeded.accessToken)
         }
     }
