@@ -65,7 +65,7 @@ struct JSONLexer<Events: JSONEvents> {
     private var names: MemberNameStack
     private var events: Events
     /// The type of the top-level value (for ``read(_:maxDepth:requireObject:into:)``).
-    private var topKind = ""
+    private var topKind = JSONKind.absent
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, names: MemberNameStack, events: Events) {
         self.bytes = bytes
@@ -99,7 +99,7 @@ struct JSONLexer<Events: JSONEvents> {
         try value(depth: 0)
         skipWhitespace()
         guard index == bytes.count else { throw fail("unexpected content after the JSON value") }
-        if requireObject, topKind != "object" { throw JSONSyntaxError(reason: "expected a JSON object, found \(topKind)") }
+        if requireObject, topKind != .object { throw JSONSyntaxError(reason: "expected a JSON object, found \(topKind.typeName)") }
     }
 
     private func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason: "\(reason) at offset \(index)") }
@@ -116,19 +116,19 @@ struct JSONLexer<Events: JSONEvents> {
     /// Reads one value; `depth` is the nesting depth of its container (0 at the top).
     private mutating func value(depth: Int) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw fail("unexpected end of JSON") }
-        let kind: String
+        let kind: JSONKind
         switch bytes[index] {
-        case UInt8(ascii: "{"): try object(depth: depth + 1); kind = "object"
-        case UInt8(ascii: "["): try array(depth: depth + 1); kind = "array"
-        case UInt8(ascii: "\""): events.string(try string()); kind = "string"
-        case UInt8(ascii: "t"): try literal("true"); events.literal(.true); kind = "boolean"
-        case UInt8(ascii: "f"): try literal("false"); events.literal(.false); kind = "boolean"
-        case UInt8(ascii: "n"): try literal("null"); events.literal(.null); kind = "null"
+        case UInt8(ascii: "{"): try object(depth: depth + 1); kind = .object
+        case UInt8(ascii: "["): try array(depth: depth + 1); kind = .array
+        case UInt8(ascii: "\""): events.string(try string()); kind = .string
+        case UInt8(ascii: "t"): try literal("true"); events.literal(.true); kind = .boolean
+        case UInt8(ascii: "f"): try literal("false"); events.literal(.false); kind = .boolean
+        case UInt8(ascii: "n"): try literal("null"); events.literal(.null); kind = .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = index
             try number()
             events.number(bytes, start: start, end: index)
-            kind = "number"
+            kind = .number
         default: throw fail("unexpected character")
         }
         if depth == 0 { topKind = kind }
