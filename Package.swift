@@ -50,18 +50,22 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .target(
+            name: "TokenKitTime",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "TokenKitCrypto",
             dependencies: ["COpenSSL"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TokenKit",
-            dependencies: ["TokenKitCrypto"],
+            dependencies: ["TokenKitCrypto", "TokenKitTime"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TokenKitStore",
-            dependencies: ["TokenKitCrypto"],
+            dependencies: ["TokenKitCrypto", "TokenKitTime"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,0 +1,19 @@
+/// The one conversion between TokenKit's public `Duration`s and the seconds that claims,
+/// HTTP headers and the C libraries count in.
+extension Duration {
+    /// The span in seconds, with attosecond components kept as a fraction.
+    package var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+
+    /// `seconds` (finite; NaN becomes zero, infinities the largest `Duration`).
+    package static func seconds(clamping seconds: Double) -> Duration {
+        guard !seconds.isNaN else { return .zero }
+        let limit = Double(Int64.max)
+        return .seconds(min(max(seconds, -limit), limit))
+    }
+
+    /// This span, or zero when it is negative (a tolerance or a bound is never negative).
+    package var clampedToZero: Duration { self < .zero ? .zero : self }
+}
