@@ -43,13 +43,21 @@ enum PostgresSchema {
                 scrypt_p integer NOT NULL)
             """,
         ]
-        for statement in statements {
-            do {
+        // CREATE TABLE IF NOT EXISTS is not safe against itself: two sessions creating the same
+        // table at once can fail on the catalog's unique indexes (23505, 42P07, or 42710 for the
+        // table's row type). Replicas therefore create the schema one at a time, under a
+        // transaction-scoped advisory lock named after the table; the lock ends with the
+        // transaction, also when the connection drops.
+        try await connection.query("BEGIN")
+        do {
+            try await connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(schemaLockID(table))])
+            for statement in statements {
                 try await connection.query(statement)
-            } catch where ["23505", "42P07"].contains(error.sqlState ?? "") {
-                // Another replica created it at the same moment (CREATE ... IF NOT EXISTS races
-                // on the catalog's unique index): it exists now.
             }
+            try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
         }
         try await connection.query(
             "INSERT INTO \(table.keysQuoted) (id, salt, scrypt_log_n, scrypt_r, scrypt_p) VALUES (1, $1, $2::int8::int4, $3::int8::int4, $4::int8::int4) ON CONFLICT (id) DO NOTHING",
@@ -63,5 +71,17 @@ enum PostgresSchema {
             throw PGError(.protocolViolation, message: "the key parameters in \(table)_keys are invalid")
         }
         return KeyParameters(salt: stored, cost: Scrypt.Parameters(logN: UInt8(logN), r: UInt32(r), p: UInt32(p)))
+    }
+
+    /// The advisory-lock id under which the schema of `table` is created: the first 8 bytes of
+    /// SHA-256("tokenkit schema" 0 table), as a signed integer (a namespace apart from the
+    /// refresh locks' ids).
+    static func schemaLockID(_ table: PostgresTableName) throws(PGError) -> Int64 {
+        let input = Array("tokenkit schema".utf8) + [0] + Array(table.rawValue.utf8)
+        let digest: [UInt8]
+        do { digest = try SHA256Digest.hash(input) } catch {
+            throw PGError(.protocolViolation, message: "cannot hash the table name: \(error.message)")
+        }
+        return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 }
