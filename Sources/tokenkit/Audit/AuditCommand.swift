@@ -103,7 +103,10 @@ struct AuditCommand: AsyncParsableCommand {
                 runner: AuditRunner(engine: AuditEngine(auditor: TokenAuditor(policy: policy, signatureChecker: checker))),
                 failOnEverything: !noFailOn && failOn.isEmpty)
             if store { session.storeBatches = try await storeBatches() }
-            if try session.run().failed { throw ExitCode(ExitStatus.rejected) }
+            let finished = session
+            if try await DedicatedThread.run(named: "tokenkit-audit", { try finished.run() }).failed {
+                throw ExitCode(ExitStatus.rejected)
+            }
         }
     }
 
