@@ -7,6 +7,10 @@ import Dispatch
 /// Guarantees: records reach `emit` in input order, on the calling thread; memory is
 /// bounded by four batches and the summary's fixed-size state, whatever the input size. It does
 /// no output of its own: the caller formats and writes what `emit` receives.
+///
+/// `audit` blocks the calling thread until the input is exhausted. Call it from a thread of
+/// your own (as `tokenkit audit` does), not from a Swift concurrency task or a Dispatch queue:
+/// a blocked pool thread counts against the pool's width, so the workers would lose a core.
 public struct AuditRunner: Sendable {
     /// The engine auditing each batch.
     public let engine: AuditEngine
