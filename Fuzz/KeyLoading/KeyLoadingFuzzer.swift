@@ -5,7 +5,9 @@ import TokenKit
 /// Fuzz target: JWK, JWKS and PEM loading never crash, and every key that loads is one
 /// TokenKit can use consistently.
 ///
-/// Input: a first byte below 0x80 means the whole input is text, tried as PEM, JWK and JWKS.
+/// Input: a first byte below 0x80 means the whole input is text, tried as PEM, JWK and JWKS,
+/// and through ``KeyFile`` (the library's format detection, as `tokenkit` reads key files) for
+/// signing and for verification.
 /// A first byte from 0x80 means the rest is DER, wrapped in the PEM label the first byte
 /// picks (so mutations reach the DER parsers instead of breaking the base64 armour).
 ///
@@ -23,6 +25,14 @@ enum KeyLoadingHarness {
             if let key = try? JWTKey(pem: text) { keys.append(key) }
             if let key = try? JWTKey(jwk: text) { keys.append(key) }
             if let set = try? JWKSet(json: text) { keys += set.keys }
+            for purpose in [KeyFile.Purpose.signing, .verification] {
+                if let file = try? KeyFile(contents: bytes, for: purpose) {
+                    if purpose == .verification, file.keySet.keys.contains(where: { $0.canSign && !$0.isSecret }) {
+                        FuzzInput.finding("a key file loaded for verification kept a private key")
+                    }
+                    keys += file.keySet.keys
+                }
+            }
         } else {
             let label = pemLabels[Int(first & 0x7F) % pemLabels.count]
             let body = Data(bytes.dropFirst()).base64EncodedString(options: [.lineLength64Characters])
