@@ -56,7 +56,9 @@ enum PostgresSchema {
             }
             try await connection.query("COMMIT")
         } catch {
-            _ = try? await connection.query("ROLLBACK")
+            // A connection whose transaction cannot be rolled back is closed, so the server
+            // ends the transaction (and its lock) and no later statement runs inside it.
+            do { try await connection.query("ROLLBACK") } catch { await connection.close() }
             throw error
         }
         try await connection.query(
