@@ -3,7 +3,7 @@ import Testing
 import TokenKitSecretService
 import TokenKitTestSupport
 
-/// The library's probe in front of ``SecretServiceSession/require(available:reason:sourceLocation:)``,
+/// The library's probe in front of ``SecretServiceEnvironment/require(available:reason:sourceLocation:)``,
 /// for the suites that link the Secret Service backend (not shipped).
 public enum SecretServiceGate {
     /// Returns when a Secret Service answers on this process's DBUS_SESSION_BUS_ADDRESS (probe
@@ -11,6 +11,6 @@ public enum SecretServiceGate {
     /// TOKENKIT_REQUIRE_SECRET_SERVICE=1 (CI).
     public static func requireLive(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
-        try SecretServiceSession.require(available: status.isAvailable, reason: status.reason, sourceLocation: sourceLocation)
+        try SecretServiceEnvironment.require(available: status.isAvailable, reason: status.reason, sourceLocation: sourceLocation)
     }
 }

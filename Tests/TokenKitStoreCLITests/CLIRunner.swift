@@ -57,6 +57,6 @@ func expectOneErrorLine(_ result: CLIResult, status: Int32, containing fragment:
 /// checked by asking the binary itself to list on the secret-service backend.
 func requireLiveSecretService(_ environment: [String: String]) async throws {
     let result = try await CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
-    try SecretServiceSession.require(
+    try SecretServiceEnvironment.require(
         available: result.status == 0, reason: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
 }

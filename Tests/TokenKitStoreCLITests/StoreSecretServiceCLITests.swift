@@ -6,7 +6,7 @@ import TokenKitTestSupport
 @Suite("tokenkit store (secret-service backend)")
 struct StoreSecretServiceCLITests {
     var environment: [String: String] {
-        SecretServiceSession.busEnvironment.merging(["HOME": NSTemporaryDirectory()]) { _, new in new }
+        SecretServiceEnvironment.busEnvironment.merging(["HOME": NSTemporaryDirectory()]) { _, new in new }
     }
 
     @Test("put, get, get --reveal, list, delete on the keyring")

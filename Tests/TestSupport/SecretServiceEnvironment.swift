@@ -5,7 +5,7 @@ import Testing
 /// `scripts/with-secret-service` starts, found through this process's environment. One gate
 /// for every suite that needs it: without it a test is skipped with a visible message, or
 /// fails when TOKENKIT_REQUIRE_SECRET_SERVICE=1 (`scripts/test`).
-public enum SecretServiceSession {
+public enum SecretServiceEnvironment {
     /// The variables that lead a child process to the session bus (`DBUS_SESSION_BUS_ADDRESS`,
     /// `XDG_RUNTIME_DIR`), as this process has them.
     public static var busEnvironment: [String: String] {
