@@ -206,6 +206,13 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        // The test support's own tests (the process runner's capture, feeding, timeout and
+        // signals).
+        .testTarget(
+            name: "TokenKitTestSupportTests",
+            dependencies: ["TokenKitTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // The OpenSSL wrapper's own tests: known answers, refusals and error reasons of the
         // primitives, without the JWT layer on top.
         .testTarget(
