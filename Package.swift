@@ -156,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["issue-and-verify"],
+            dependencies: ["issue-and-verify", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         // A helper the store tests run as child processes (crash and concurrency tests):
@@ -175,14 +175,22 @@ let package = Package(
             path: "Tests/SecretServiceHelper",
             swiftSettings: strictSettings
         ),
+        // The live-Secret-Service gate (the library's probe) for the suites that link the
+        // Secret Service backend. Not a product.
+        .target(
+            name: "SecretServiceTestSupport",
+            dependencies: ["TokenKitSecretService", "TokenKitTestSupport"],
+            path: "Tests/SecretServiceTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "TokenKitStoreTests",
-            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "tokenkit-secret-service-helper", "TokenKitPostgres", "PostgresTestSupport", "TokenKitTestSupport"],
+            dependencies: ["TokenKitStore", "TokenKitSecretService", "TokenKitCrypto", "tokenkit-store-stress", "tokenkit-secret-service-helper", "TokenKitPostgres", "PostgresTestSupport", "SecretServiceTestSupport", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TokenKitSecretServiceTests",
-            dependencies: ["TokenKitSecretService", "TokenKitStore", "TokenKitTestSupport"],
+            dependencies: ["TokenKitSecretService", "TokenKitStore", "SecretServiceTestSupport", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -191,11 +199,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Helpers every test target may use (issue 9: one copy instead of one per target):
-        // EINTR-safe pipe I/O, seeded random inputs, hex vectors, the Python interop peer, the
-        // skip-or-fail gate for missing services. Not a product.
+        // the child-process runner, EINTR-safe pipe I/O, seeded random inputs, hex vectors, the
+        // Python interop peer, the skip-or-fail gate for missing services. Not a product.
         .target(
             name: "TokenKitTestSupport",
             path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        // The test support's own tests (the process runner's capture, feeding, timeout and
+        // signals).
+        .testTarget(
+            name: "TokenKitTestSupportTests",
+            dependencies: ["TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         // The OpenSSL wrapper's own tests: known answers, refusals and error reasons of the
@@ -218,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitAuditCLITests",
-            dependencies: ["tokenkit", "TokenKit"],
+            dependencies: ["tokenkit", "TokenKit", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

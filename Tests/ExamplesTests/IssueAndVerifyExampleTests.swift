@@ -1,20 +1,15 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Runs the built examples and checks what they print, so the examples keep working.
 @Suite("Examples")
 struct IssueAndVerifyExampleTests {
     static func runExample(_ name: String) throws -> (status: Int32, output: String) {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = directory.appendingPathComponent(name)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try ChildProcess(directory.appendingPathComponent(name).path, stdin: .inherit).runBlocking()
+        // Both streams, stdout first (the assertions look for lines in either).
+        return (outcome.status, outcome.stdoutText + outcome.stderrText)
     }
 
     @Test("issue-and-verify verifies both accounts and refuses expired, wrong-audience and forged tokens")

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// Runs the `resource-server` binary against a real JWKS server on 127.0.0.1 and drives its
 /// documented contract over HTTP.
@@ -22,47 +23,26 @@ struct ResourceServerExampleTests {
     }
 
     /// A running `resource-server` child process.
-    final class Child: @unchecked Sendable {
-        // @unchecked Sendable: `process` and `pipe` are set once in init and only read after.
-        let process = Process()
-        let output = Pipe()
-        let errors = Pipe()
-        var port = 0
+    struct Child: Sendable {
+        let running: ChildProcess.Running
 
         init(arguments: [String]) throws {
             let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            process.executableURL = directory.appendingPathComponent("resource-server")
-            process.arguments = arguments
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            running = try ChildProcess(directory.appendingPathComponent("resource-server").path, arguments, stdin: .inherit).start()
         }
 
-        /// The first stdout line (read byte by byte, so nothing after it is consumed).
-        func firstLine(seconds: Double = 30) throws -> String {
-            let handle = output.fileHandleForReading
-            var bytes: [UInt8] = []
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                guard let byte = try handle.read(upToCount: 1), let first = byte.first else { break }
-                if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-                bytes.append(first)
-            }
-            throw DeadlineError(what: "first line (got \(String(decoding: bytes, as: UTF8.self)))")
+        /// The first stdout line, waited for on a thread of its own (so the cooperative pool,
+        /// which runs the in-process JWKS server, is never blocked by the wait).
+        func firstLineOffPool(seconds: Double = 30) async throws -> String {
+            let text = try await running.waitForStdout(timeout: .seconds(seconds)) { $0.contains("\n") }
+            guard let newline = text.firstIndex(of: "\n") else { throw DeadlineError(what: "first line (got \(text))") }
+            return String(text[..<newline])
         }
 
-        /// ``firstLine(seconds:)`` on a thread of its own, so the cooperative pool (which runs
-        /// the in-process JWKS server) is never blocked by the read.
-        func firstLineOffPool() async throws -> String {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try self.firstLine() }) }.start()
-            }
-        }
-
+        /// Sends SIGTERM (unless it has exited) and returns the exit status.
         func stop() -> Int32 {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
+            running.signal(SIGTERM)
+            return (try? running.wait().status) ?? -1
         }
     }
 
@@ -180,9 +160,9 @@ struct ResourceServerExampleTests {
     @Test("bad arguments exit 64 with one error line")
     func usage() throws {
         let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])
-        child.process.waitUntilExit()
-        #expect(child.process.terminationStatus == 64)
-        let stderr = String(decoding: child.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outcome = try child.running.wait()
+        #expect(outcome.status == 64)
+        let stderr = outcome.stderrText
         #expect(stderr.contains("--jwks-url or --discovery"))
     }
 }

@@ -8,11 +8,8 @@ import Testing
 /// When python3 or `cryptography` is missing the interop tests are skipped with a visible
 /// message, unless TOKENKIT_REQUIRE_INTEROP=1, in which case they fail.
 public enum PythonInterop {
-    /// The package's root directory (this file is Tests/TestSupport/PythonInterop.swift).
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Tests/Interop/interop.py.
-    public static let script = packageRoot.appendingPathComponent("Tests/Interop/interop.py")
+    public static let script = SourceTree.root.appendingPathComponent("Tests/Interop/interop.py")
 
     /// Whether TOKENKIT_REQUIRE_INTEROP=1 (missing Python is then a failure, not a skip).
     public static let required = ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_INTEROP"] == "1"
@@ -34,17 +31,8 @@ public enum PythonInterop {
     /// Runs `python3 interop.py ARGS…`; returns the exit status and stderr.
     @discardableResult
     public static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+        let outcome = try ChildProcess("/usr/bin/env", ["python3", script.path] + arguments, stdout: .discard).runBlocking()
+        return (outcome.status, outcome.stderrText)
     }
 
     /// A fresh temporary directory, removed by the caller.

@@ -6,9 +6,7 @@ import Testing
 /// SOURCE and LICENSE), read one way for the library and the CLI suites.
 public enum WycheproofJOSE {
     /// The vector directory in the source tree (for suites that run the CLI and have no bundle).
-    public static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("TokenKitTests/Vectors/wycheproof")
+    public static let directory = SourceTree.root.appendingPathComponent("Tests/TokenKitTests/Vectors/wycheproof")
 
     /// Thrown when a file is not a Wycheproof JOSE file, or holds fewer or more tests than it
     /// says (a truncated file must not pass by testing less).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// `tokenkit audit` on a terminal: status colours (unless `NO_COLOR`), none on a pipe, and the
 /// progress line on long runs. A real pseudo-terminal comes from util-linux `script(1)`.
@@ -17,20 +18,9 @@ struct AuditTerminalOutputTests {
     /// Runs `command` (a shell command line, `$TOKENKIT` and `$FILE` set) on a pseudo-terminal;
     /// returns everything the terminal received.
     func onTerminal(_ command: String, file: String, environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
-        var env = ["PATH": "/usr/bin:/bin", "TOKENKIT": CLI.binary, "FILE": file, "TERM": "xterm"]
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let env = ["PATH": "/usr/bin:/bin", "TOKENKIT": try CLI.binary(), "FILE": file, "TERM": "xterm"].merging(environment) { _, new in new }
+        return try ChildProcess("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: env, stderr: .discard)
+            .runBlocking().stdoutText
     }
 
     @Test("statuses are coloured on a terminal: expired red, ok green, reset after each")

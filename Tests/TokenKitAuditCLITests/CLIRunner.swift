@@ -1,8 +1,8 @@
 import Foundation
 import TokenKit
+import TokenKitTestSupport
 
-/// Runs the built `tokenkit` binary: `TOKENKIT_BIN`, else next to the test bundle, else
-/// `.build/debug/tokenkit` under the package root.
+/// Runs the built `tokenkit` binary (``BuiltBinary/path(named:)``).
 enum CLI {
     struct Result {
         let status: Int32
@@ -11,49 +11,16 @@ enum CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
     }
 
-    static let binary: String = {
-        if let path = ProcessInfo.processInfo.environment["TOKENKIT_BIN"], !path.isEmpty { return path }
-        let bundleSibling = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tokenkit").path
-        if FileManager.default.isExecutableFile(atPath: bundleSibling) { return bundleSibling }
-        for candidate in [Bundle.main.bundleURL.appendingPathComponent("tokenkit").path] + testBundleCandidates()
-        where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/tokenkit").path
-    }()
+    /// The `tokenkit` to run: `TOKENKIT_CLI`/`TOKENKIT_BIN`, else the one built next to the tests.
+    static func binary() throws -> String { try BuiltBinary.path(named: "tokenkit") }
 
-    private static func testBundleCandidates() -> [String] {
-        Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("tokenkit").path }
-    }
-
-    /// Runs `tokenkit` with `arguments`, feeding `stdin`.
+    /// Runs `tokenkit` with `arguments`, feeding `stdin`, with `environment` added to this
+    /// process's.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        // Read both pipes fully before waiting, so a large output cannot block the child.
-        let errorData = LockedData()
-        let errorReader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
-        errorReader.start()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errorData.done { usleep(1000) }
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errorData.value, as: UTF8.self))
+        let outcome = try ChildProcess(
+            try binary(), arguments, environment: ChildProcess.inheritedEnvironment(adding: environment), stdin: .bytes(Array(stdin.utf8))
+        ).runBlocking()
+        return Result(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 
     /// Writes `text` to a new temporary file and returns its path.
@@ -64,16 +31,6 @@ enum CLI {
         try Data(text.utf8).write(to: url)
         return url.path
     }
-}
-
-/// Data handed from a reader thread.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished = false
-    func set(_ value: Data) { lock.lock(); data = value; finished = true; lock.unlock() }
-    var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
 /// Test tokens (unsigned unless noted).

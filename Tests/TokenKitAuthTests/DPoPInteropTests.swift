@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKitAuth
+import TokenKitTestSupport
 
 /// A transport that records every request it forwards.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
@@ -23,20 +24,12 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 /// (`scripts/install-prerequisites` installs it). Skipped with a message when python3 or
 /// jwcrypto is missing, unless `TOKENKIT_REQUIRE_INTEROP=1` (set by `scripts/test`).
 enum DPoPPeer {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/dpop_check.py")
+    static let script = SourceTree.root.appendingPathComponent("Tests/Interop/dpop_check.py")
     static let python = CLIProcess(executable: URL(fileURLWithPath: "/usr/bin/env"))
-    static let required = ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_INTEROP"] == "1"
-    static let available: Bool = {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", script.path, "check"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }()
+    static let required = PythonInterop.required
+    static let available: Bool = (try? ChildProcess(
+        "/usr/bin/env", ["python3", script.path, "check"], stdin: .inherit, stdout: .discard, stderr: .discard
+    ).runBlocking().status) == 0
     static let enabled = available || required
 
     /// One proof to check and what the request was.

@@ -6,6 +6,7 @@ import PostgresTestSupport
 import Testing
 import TokenKitPostgres
 import TokenKitStore
+import TokenKitTestSupport
 
 /// Many replicas, one credential: real processes sharing a PostgreSQL store and refresh lock
 /// against the real token endpoint of ``OAuthTestServer``.
@@ -82,23 +83,15 @@ struct PostgresRefreshProcessTests {
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
             // The holder takes the lock, announces REFRESHING, then stalls for a minute.
-            let holder = Process()
-            holder.executableURL = replica.executable
-            holder.arguments = replicaArguments(server, table: table, tasks: 1, stall: 60)
-            holder.environment = replicaEnvironment()
-            let output = Pipe()
-            holder.standardOutput = output
-            holder.standardError = FileHandle.nullDevice
-            try holder.run()
-            defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-            let reading = output.fileHandleForReading
-            let announced = try await withDeadline("the holder announcing its refresh", seconds: 60) {
-                await Self.readUntil("REFRESHING", from: reading)
-            }
+            let holder = try ChildProcess(
+                replica.executable.path, replicaArguments(server, table: table, tasks: 1, stall: 60), environment: replicaEnvironment(),
+                stdin: .inherit, stderr: .discard
+            ).start()
+            defer { holder.signal(SIGKILL) }
+            let announced = try await holder.waitForStdout(timeout: .seconds(60)) { $0.contains("REFRESHING") }.contains("REFRESHING")
             #expect(announced)
-            kill(holder.processIdentifier, SIGKILL)
-            holder.waitUntilExit()
-            #expect(holder.terminationReason == .uncaughtSignal)
+            holder.signal(SIGKILL)
+            #expect(try await holder.wait().signal != nil)
 
             let started = ContinuousClock.now
             let next = try await replica.run(replicaArguments(server, table: table, tasks: 5), environment: replicaEnvironment(), seconds: 30)
@@ -112,20 +105,5 @@ struct PostgresRefreshProcessTests {
             #expect(await server.state.reuseDetections == 0)
         }
         await store.close()
-    }
-
-    /// Reads `handle` on a thread of its own until `marker` appears (true) or end of file (false).
-    static func readUntil(_ marker: String, from handle: FileHandle) async -> Bool {
-        await withCheckedContinuation { continuation in
-            Thread {
-                var seen = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { continuation.resume(returning: false); return }
-                    seen.append(chunk)
-                    if String(decoding: seen, as: UTF8.self).contains(marker) { continuation.resume(returning: true); return }
-                }
-            }.start()
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SecretServiceTestSupport
 import Testing
 @testable import TokenKitSecretService
 import TokenKitStore

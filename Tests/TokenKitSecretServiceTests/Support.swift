@@ -1,18 +1,5 @@
 import Foundation
-import Testing
-import TokenKitSecretService
 import TokenKitTestSupport
-
-/// Skips (or, with TOKENKIT_REQUIRE_SECRET_SERVICE=1, fails) a test when no Secret Service
-/// answers on DBUS_SESSION_BUS_ADDRESS.
-enum SecretServiceGate {
-    static func requireLive() async throws {
-        let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
-        try ServiceGate.require(
-            status.isAvailable, otherwise: "no live Secret Service (\(status.reason)); run under scripts/with-secret-service",
-            requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
-    }
-}
 
 /// A private dbus-daemon with nothing on it (no Secret Service), stopped by ``stop()``.
 ///
@@ -37,14 +24,16 @@ final class PrivateBus {
             """
         try config.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
         // --fork: the daemon detaches (and closes our pipe), printing its address and PID.
-        // Spawned directly: Foundation's Process.waitUntilExit can hang on a child that exits
-        // this quickly.
+        // Waited for with waitpid (ChildProcess): Foundation's Process.waitUntilExit can hang on
+        // a child that exits this quickly.
         // Through bash, which first closes every inherited descriptor above 2: the daemon
         // outlives this call and must not hold pipes of concurrently running tests open
         // (their readers would never see end of file).
         let closeAndExec = #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; exec /usr/bin/dbus-daemon "$@""#
-        let output = try spawnAndCapture(
-            "/bin/bash", ["-c", closeAndExec, "bash", "--config-file=\(directory)/bus.conf", "--fork", "--print-address=1", "--print-pid=1"])
+        let output = try ChildProcess(
+            "/bin/bash", ["-c", closeAndExec, "bash", "--config-file=\(directory)/bus.conf", "--fork", "--print-address=1", "--print-pid=1"],
+            stdin: .inherit, stderr: .inherit
+        ).runBlocking().stdout
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         guard lines.count >= 2, let pid = pid_t(lines[1]) else { throw CocoaError(.fileReadUnknown) }
         address = String(lines[0])
@@ -56,29 +45,4 @@ final class PrivateBus {
         kill(pid, SIGKILL)
         try? FileManager.default.removeItem(atPath: directory)
     }
-}
-
-/// Runs `path ARGS` with stdout captured, waits for it, and returns what it printed.
-func spawnAndCapture(_ path: String, _ arguments: [String]) throws -> Data {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { throw POSIXError(.EIO) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-    posix_spawn_file_actions_addclose(&actions, fds[0])
-    posix_spawn_file_actions_addclose(&actions, fds[1])
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid = pid_t()
-    let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
-    close(fds[1])
-    guard rc == 0 else {
-        close(fds[0])
-        throw POSIXError(.ENOENT)
-    }
-    let output = PipeIO.readAll(FileHandle(fileDescriptor: fds[0], closeOnDealloc: true))
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return output
 }

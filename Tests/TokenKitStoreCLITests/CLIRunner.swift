@@ -29,58 +29,19 @@ enum CLI {
     static func run(
         _ arguments: [String], stdin: [UInt8] = [], environment: [String: String], wrapper: [String] = []
     ) async throws -> CLIResult {
-        try await offPool { try runBlocking(arguments, stdin: stdin, environment: environment, wrapper: wrapper) }
-    }
-
-    static func runBlocking(
-        _ arguments: [String], stdin: [UInt8], environment: [String: String], wrapper: [String]
-    ) throws -> CLIResult {
-        let process = Process()
         let binary = try binary()
-        if wrapper.isEmpty {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: wrapper[0])
-            process.arguments = Array(wrapper.dropFirst()) + [binary] + arguments
-        }
+        let argv = wrapper + [binary] + arguments
         var env = environment
         env["PATH"] = env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
-        process.environment = env
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let started = ContinuousClock.now
-        try process.run()
-        let writer = input.fileHandleForWriting
-        let payload = stdin
-        // SIGPIPE is ignored by the test runner's default disposition only if set; ignore it so a
-        // child that exits early cannot kill the tests.
-        signal(SIGPIPE, SIG_IGN)
-        DispatchQueue.global().async { PipeIO.writeAllAndClose(writer, payload) }
-        // Read both pipes fully (concurrently, so a large output cannot deadlock the child).
-        let stderrBox = DataBox()
-        let readers = DispatchGroup()
-        let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: readers) { stderrBox.set(PipeIO.readAll(errorHandle)) }
-        let out = PipeIO.readAll(output.fileHandleForReading)
-        readers.wait()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: stderrBox.get(), as: UTF8.self),
-            elapsed: ContinuousClock.now - started)
+        return CLIResult(try await ChildProcess(argv[0], Array(argv.dropFirst()), environment: env, stdin: .bytes(stdin)).run())
     }
 }
 
-/// A lock-protected slot for the stderr reader thread's result.
-final class DataBox: @unchecked Sendable {
-    // @unchecked Sendable: every access goes through `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data ?? Data() } }
+extension CLIResult {
+    /// What a finished `tokenkit` (or wrapper) left behind.
+    init(_ outcome: ChildProcess.Outcome) {
+        self.init(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText, elapsed: outcome.elapsed)
+    }
 }
 
 /// Checks the error contract: exactly one `error: …` line on stderr, nothing on stdout.
@@ -96,8 +57,6 @@ func expectOneErrorLine(_ result: CLIResult, status: Int32, containing fragment:
 /// checked by asking the binary itself to list on the secret-service backend.
 func requireLiveSecretService(_ environment: [String: String]) async throws {
     let result = try await CLI.run(["store", "list", "--service", "probe.\(UUID().uuidString)", "--backend", "secret-service"], environment: environment)
-    try ServiceGate.require(
-        result.status == 0,
-        otherwise: "no live Secret Service (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))); run under scripts/with-secret-service",
-        requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")
+    try SecretServiceEnvironment.require(
+        available: result.status == 0, reason: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// Issue 10 against the `tokenkit` binary's store commands: crafted files, odd `--file`
 /// paths, a strict umask, loose passphrase files and server-controlled text in `store get`.
@@ -15,14 +16,7 @@ struct StoreFileHostileCLITests {
         file.replaceSubrange(offset..<offset + bytes.count, with: bytes)
         let header = path + ".header"
         try Data(file[0..<104]).write(to: URL(fileURLWithPath: header))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [header]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let hex = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
-        process.waitUntilExit()
+        let hex = try ChildProcess("/usr/bin/sha256sum", [header], stdin: .inherit, stderr: .inherit).runBlocking().stdoutText.prefix(64)
         try #require(hex.count == 64)
         var digest: [UInt8] = []
         var index = hex.startIndex

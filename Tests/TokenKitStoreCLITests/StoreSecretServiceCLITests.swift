@@ -6,10 +6,7 @@ import TokenKitTestSupport
 @Suite("tokenkit store (secret-service backend)")
 struct StoreSecretServiceCLITests {
     var environment: [String: String] {
-        var env = ["HOME": NSTemporaryDirectory()]
-        let inherited = ProcessInfo.processInfo.environment
-        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { env[name] = inherited[name] }
-        return env
+        SecretServiceEnvironment.busEnvironment.merging(["HOME": NSTemporaryDirectory()]) { _, new in new }
     }
 
     @Test("put, get, get --reveal, list, delete on the keyring")
@@ -41,32 +38,11 @@ struct StoreSecretServiceCLITests {
     /// Runs a shell script inside a fresh private bus with its own unlocked keyring, with
     /// `$TOKENKIT` set to the binary under test.
     func inPrivateKeyring(_ script: String) async throws -> CLIResult {
-        try await offPool { try Self.inPrivateKeyringBlocking(script) }
-    }
-
-    static func inPrivateKeyringBlocking(_ script: String) throws -> CLIResult {
-        let binary = try CLI.binary()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.withSecretService)
-        process.arguments = ["bash", "-c", script]
-        process.environment = [
-            "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": NSTemporaryDirectory(), "TOKENKIT": binary,
+        let environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": NSTemporaryDirectory(), "TOKENKIT": try CLI.binary(),
             "WITH_SECRET_SERVICE_NO_INSTALL": "1",
         ]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let started = ContinuousClock.now
-        try process.run()
-        let errorData = DataBox()
-        let group = DispatchGroup()
-        let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: group) { errorData.set(PipeIO.readAll(errorHandle)) }
-        let out = PipeIO.readAll(output.fileHandleForReading)
-        group.wait()
-        process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: Array(out), stderr: String(decoding: errorData.get(), as: UTF8.self), elapsed: ContinuousClock.now - started)
+        return CLIResult(try await ChildProcess(CLI.withSecretService, ["bash", "-c", script], environment: environment).run())
     }
 
     static let lockDefaultCollection = """

@@ -20,7 +20,7 @@ struct EncryptedFilePermissionTests {
     @Test("a new store creates its directories 0700 and the file and lock file 0600, whatever the umask",
           arguments: ["000", "0277", "0077"])
     func createdPrivate(umask: String) async throws {
-        let helper = try #require(TestEnvironment.builtBinary(named: "tokenkit-store-stress"))
+        let helper = try BuiltBinary.path(named: "tokenkit-store-stress")
         let root = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(root) }
         let path = "\(root)/a/b/credentials.tkstore"
@@ -30,18 +30,10 @@ struct EncryptedFilePermissionTests {
         // The umask belongs to the whole process and tests run in parallel: set it in a child
         // that creates the store, never here (it would change other tests' files). 0277 once
         // left a 0400 lock file and 0500 directories (issue 10 finding 6).
-        let status = try await offPool { () throws -> Int32 in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", helper, "fill", path, passphraseFile, "4", "acct", "2"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            _ = PipeIO.readAll(output.fileHandleForReading)
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        let status = try await ChildProcess(
+            "/bin/sh", ["-c", "umask \(umask) && exec \"$0\" \"$@\"", helper, "fill", path, passphraseFile, "4", "acct", "2"],
+            stdin: .inherit, stderr: .discard
+        ).run().status
         #expect(status == 0)
         #expect(try mode("\(root)/a") == 0o700)
         #expect(try mode("\(root)/a/b") == 0o700)

@@ -16,9 +16,7 @@ struct EncryptedFileProcessTests {
         let helper: String
 
         init() throws {
-            guard let helper = TestEnvironment.builtBinary(named: "tokenkit-store-stress") else {
-                throw HelperMissing()
-            }
+            let helper = try BuiltBinary.path(named: "tokenkit-store-stress")
             directory = try TestEnvironment.makeTemporaryDirectory()
             path = "\(directory)/store/credentials.tkstore"
             passphraseFile = "\(directory)/passphrase"
@@ -28,24 +26,13 @@ struct EncryptedFileProcessTests {
             }
         }
 
-        func launch(_ mode: String, _ name: String, count: Int) throws -> (Process, Pipe) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: helper)
-            process.arguments = [mode, path, passphraseFile, "4", name, String(count)]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return (process, output)
+        func launch(_ mode: String, _ name: String, count: Int) throws -> ChildProcess.Running {
+            try ChildProcess(helper, [mode, path, passphraseFile, "4", name, String(count)], stdin: .inherit, stderr: .discard).start()
         }
 
         func store() throws -> EncryptedFileStore {
             EncryptedFileStore(path: path, key: try .passphrase(EncryptedFileProcessTests.passphrase), options: .init(scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
         }
-    }
-
-    struct HelperMissing: Error, CustomStringConvertible {
-        var description: String { "tokenkit-store-stress was not built next to the test binary" }
     }
 
     @Test("SIGKILL inside the write (temporary written, not renamed), 12 times: the file opens and holds exactly the state before")
@@ -59,21 +46,13 @@ struct EncryptedFileProcessTests {
             // The writer stops inside its k-th write and reports it, with the temporary's path.
             let k = 1 + round % 4
             let (report, temporaryExisted, killed) = try await offPool { () throws -> (String, Bool, Bool) in
-                let (process, output) = try fixture.launch("pause-in-write", "target", count: k)
-                let handle = output.fileHandleForReading
-                var text = ""
-                while !text.contains("inside ") || !text.hasSuffix("\n") {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    text += String(decoding: chunk, as: UTF8.self)
-                }
+                let writer = try fixture.launch("pause-in-write", "target", count: k)
+                let text = writer.waitForStdout { $0.contains("inside ") && $0.hasSuffix("\n") }
                 let line = text.split(separator: "\n").last.map(String.init) ?? ""
                 let temporary = line.split(separator: " ").last.map(String.init) ?? ""
                 let existed = !temporary.isEmpty && FileManager.default.fileExists(atPath: temporary)
-                kill(process.processIdentifier, SIGKILL)
-                _ = PipeIO.readAll(handle)
-                process.waitUntilExit()
-                return (line, existed, process.terminationReason == .uncaughtSignal)
+                writer.signal(SIGKILL)
+                return (line, existed, try writer.wait().signal != nil)
             }
             #expect(report.hasPrefix("inside \(k) "), "round \(round): the writer reported \(report)")
             #expect(temporaryExisted, "round \(round): the temporary was not on disk when the writer was killed")
@@ -101,11 +80,7 @@ struct EncryptedFileProcessTests {
         let writers = 4, perWriter = 15
         let statuses = try await offPool { () throws -> [Int32] in
             let launched = try (0..<writers).map { try fixture.launch("fill", "p\($0)", count: perWriter) }
-            return launched.map { process, output in
-                _ = PipeIO.readAll(output.fileHandleForReading)
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
+            return try launched.map { try $0.wait().status }
         }
         #expect(statuses == Array(repeating: 0, count: writers))
         let store = try fixture.store()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// `tokenkit login` / `token` / `logout` as real processes against django-oauth-toolkit, with
 /// the scripted user agent as `$BROWSER`.
@@ -98,20 +99,13 @@ struct DjangoOAuthToolkitCLITests {
             "$TOKENKIT_OAUTH_BROWSER" --device "$code" || exit 90
             wait $pid
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, "device-login"] + sandbox.backend
         var variables = environment(env, sandbox)
         variables["TK"] = try CLIProcess.locate().executable.path
         variables["ERR"] = sandbox.root + "/stderr"
-        process.environment = variables
-        let (exits, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-        try process.run()
-        let status = try await withDeadline("device login", seconds: 90) {
-            var iterator = exits.makeAsyncIterator()
-            return await iterator.next() ?? -1
-        }
+        let status = try await ChildProcess(
+            "/bin/bash", ["-c", script, "device-login"] + sandbox.backend, environment: variables,
+            stdin: .inherit, stdout: .inherit, stderr: .inherit
+        ).run(timeout: .seconds(90)).status
         let stderr = try String(contentsOfFile: sandbox.root + "/stderr", encoding: .utf8)
         #expect(status == 0, "\(stderr)")
         let lines = stderr.split(separator: "\n")

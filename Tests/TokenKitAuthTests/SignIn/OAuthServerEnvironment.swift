@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitTestSupport
 
 /// The django-oauth-toolkit server started by `scripts/with-oauth-server` (its `TOKENKIT_OAUTH_*`
 /// variables). Tests using it are skipped when it is absent, unless
@@ -29,17 +30,8 @@ struct OAuthServerEnvironment: Sendable {
 
     /// Runs the scripted user agent with `arguments` and extra environment; returns its exit status.
     func runBrowser(_ arguments: [String], extra: [String: String] = [:]) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: browser)
-        process.arguments = arguments
-        process.environment = variables.merging(extra) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        let (exits, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
-        try process.run()
-        return try await withDeadline("browser.py", seconds: 60) {
-            var iterator = exits.makeAsyncIterator()
-            return await iterator.next() ?? -1
-        }
+        try await ChildProcess(
+            browser, arguments, environment: variables.merging(extra) { $1 }, stdin: .inherit, stdout: .discard, stderr: .inherit
+        ).run(timeout: .seconds(60)).status
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 
 /// One scripted answer of ``ScriptedHTTPServer``.
@@ -47,7 +46,6 @@ struct ScriptedHTTPServer: Sendable {
     /// Starts a server, runs `body` with it, then stops it (also when `body` throws).
     static func with<T: Sendable>(_ body: @escaping @Sendable (ScriptedHTTPServer) async throws -> T) async throws -> T {
         let state = ScriptedServerState()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.get("**") { request, _ -> Response in
             let answer = await state.answer(path: request.uri.path, ifNoneMatch: request.headers[.ifNoneMatch])
@@ -58,25 +56,8 @@ struct ScriptedHTTPServer: Sendable {
             }
             return Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
-        var logger = Logger(label: "scripted-test-server")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.run()
-                return nil
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw DeadlineExceeded(what: "server did not start") }
-            return try await withDeadline("test body", seconds: 120) { try await body(ScriptedHTTPServer(state: state, port: port)) }
+        return try await LocalHTTPServer.run(router, label: "scripted-test-server") { port in
+            try await body(ScriptedHTTPServer(state: state, port: port))
         }
     }
 }

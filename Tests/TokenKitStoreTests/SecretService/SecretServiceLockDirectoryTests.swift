@@ -1,4 +1,5 @@
 import Foundation
+import SecretServiceTestSupport
 import Testing
 import TokenKitSecretService
 import TokenKitStore

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// A locked default collection, in a private keyring of its own (a nested
 /// `scripts/with-secret-service`, locked over D-Bus the way a screen locker does), read by
@@ -12,8 +13,8 @@ import Testing
 @Suite struct SecretServiceUnlockPromptTests {
     /// Runs the helper against a freshly locked private keyring; returns its stdout line.
     func loadFromLockedKeyring(prompt: Bool) throws -> (status: Int32, output: String) {
-        let helper = try #require(TestEnvironment.builtBinary(named: "tokenkit-secret-service-helper"))
-        let wrapper = TestEnvironment.packageRoot.appendingPathComponent("scripts/with-secret-service").path
+        let helper = try BuiltBinary.path(named: "tokenkit-secret-service-helper")
+        let wrapper = SourceTree.path("scripts/with-secret-service")
         let lockFile = NSTemporaryDirectory() + "tokenkit-unlock-\(UUID().uuidString.prefix(8)).lock"
         defer { try? FileManager.default.removeItem(atPath: lockFile) }
         // Lock the default collection (gnome-keyring locks without a prompt), check that it
@@ -26,9 +27,13 @@ import Testing
             call "$coll" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked | grep -q true
             exec "$@"
             """#
-        return try TestEnvironment.run(
+        // stdin and stderr are this process's; stdout is the helper's one line.
+        let outcome = try ChildProcess(
             wrapper, ["/bin/bash", "-c", script, "lock-then", helper, "load", prompt ? "--prompt" : "--no-prompt", "svc", "acct", lockFile],
-            environment: ["WITH_SECRET_SERVICE_NO_INSTALL": "1", "WITH_SECRET_SERVICE_TIMEOUT": "60"])
+            environment: ChildProcess.inheritedEnvironment(adding: ["WITH_SECRET_SERVICE_NO_INSTALL": "1", "WITH_SECRET_SERVICE_TIMEOUT": "60"]),
+            stdin: .inherit, stderr: .inherit
+        ).runBlocking()
+        return (outcome.status, outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test("a locked collection is reported as locked, with a hint, when prompting is not allowed")

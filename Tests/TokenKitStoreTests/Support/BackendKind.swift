@@ -1,4 +1,5 @@
 import Foundation
+import SecretServiceTestSupport
 import PostgresTestSupport
 import Testing
 import TokenKitPostgres
