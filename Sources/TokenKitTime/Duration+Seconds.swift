@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one conversion between TokenKit's public `Duration`s and the seconds that claims,
 /// HTTP headers and the C libraries count in.
 extension Duration {
@@ -16,4 +18,16 @@ extension Duration {
 
     /// This span, or zero when it is negative (a tolerance or a bound is never negative).
     package var clampedToZero: Duration { self < .zero ? .zero : self }
+}
+
+extension Date {
+    /// `instant` moved forward by `span` (backwards when `span` is negative).
+    package static func + (instant: Date, span: Duration) -> Date {
+        instant.addingTimeInterval(span.seconds)
+    }
+
+    /// The span from `earlier` to this instant (negative when `earlier` is later).
+    package func duration(since earlier: Date) -> Duration {
+        .seconds(clamping: timeIntervalSince(earlier))
+    }
 }

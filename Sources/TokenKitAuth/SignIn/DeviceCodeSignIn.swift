@@ -38,14 +38,14 @@ public struct DeviceCodeSignIn: Sendable {
     public let scopes: [String]
     private let clientAuthentication: ClientAuthentication
     private let transport: any HTTPTransport
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates the flow; throws ``AuthError/Code/invalidConfiguration`` when no device
     /// authorization endpoint is known. `sleep` waits between polls (injectable for tests).
     public init(
         configuration: LoginConfiguration, scopes: [String], clientAuthentication: ClientAuthentication = .none,
-        transport: any HTTPTransport, clock: any AuthClock = SystemAuthClock(),
+        transport: any HTTPTransport, clock: any TokenClock = SystemClock(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws(AuthError) {
         guard configuration.deviceAuthorizationEndpoint != nil else {
@@ -82,7 +82,7 @@ public struct DeviceCodeSignIn: Sendable {
         return DeviceAuthorization(
             userCode: userCode, verificationURI: uri,
             verificationURIComplete: try SignInJSON.text("verification_uri_complete", in: body, what, required: false),
-            expiresAt: clock.now.addingTimeInterval(TimeInterval(expiresIn)), interval: max(1, min(interval, 60)),
+            expiresAt: clock.now + .seconds(expiresIn), interval: max(1, min(interval, 60)),
             deviceCode: deviceCode)
     }
 

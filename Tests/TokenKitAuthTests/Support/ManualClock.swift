@@ -2,7 +2,7 @@ import Foundation
 import TokenKitAuth
 
 /// A clock that moves only when a test advances it.
-final class ManualClock: AuthClock, @unchecked Sendable {
+final class ManualClock: TokenClock, @unchecked Sendable {
     // @unchecked: `current` is read and written only while `mutex` is held.
     private let mutex = NSLock()
     private var current: Date
