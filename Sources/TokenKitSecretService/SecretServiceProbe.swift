@@ -70,7 +70,7 @@ public enum SecretServiceProbe {
                     : "cannot connect to the D-Bus session bus (\(error.message))")
         }
         defer { g_dbus_connection_close_sync(connection.opaque, nil, nil) }
-        let timeoutMs = Int32(max(1, min(timeout.seconds * 1000, Double(Int32.max))))
+        let timeoutMs = Int32(clamping: max(1, timeout.wholeMilliseconds))
         do {
             _ = try GLibFailure.check { error in
                 tokenkit_bus_hello(connection.opaque, timeoutMs, deadline.cancellable, error)

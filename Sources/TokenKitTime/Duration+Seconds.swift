@@ -16,6 +16,16 @@ extension Duration {
         return .seconds(min(max(seconds, -limit), limit))
     }
 
+    /// The span in whole milliseconds, rounded toward zero (saturating at the `Int64` range),
+    /// for C and wire APIs that count in milliseconds.
+    package var wholeMilliseconds: Int64 {
+        let (whole, fraction) = components
+        let (millis, overflow) = whole.multipliedReportingOverflow(by: 1_000)
+        guard !overflow else { return whole < 0 ? .min : .max }
+        let (total, overflowAgain) = millis.addingReportingOverflow(fraction / 1_000_000_000_000_000)
+        return overflowAgain ? (whole < 0 ? .min : .max) : total
+    }
+
     /// This span, or zero when it is negative (a tolerance or a bound is never negative).
     package var clampedToZero: Duration { self < .zero ? .zero : self }
 }

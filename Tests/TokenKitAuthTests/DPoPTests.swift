@@ -58,7 +58,7 @@ struct DPoPTests {
             #expect(stored.tokenType == "DPoP")
             let jwk = try #require(stored.dpopKey)
             let thumbprint = try DPoPKey(privateJWK: jwk).thumbprint
-            f.clock.advance(by: 100)
+            f.clock.advance(by: .seconds(100))
             let second = try await provider.validToken()
             #expect(second.value != first.value)
             #expect(await f.state.boundKeys == [thumbprint, thumbprint])

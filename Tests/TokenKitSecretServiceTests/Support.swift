@@ -7,7 +7,7 @@ import TokenKitTestSupport
 /// answers on DBUS_SESSION_BUS_ADDRESS.
 enum SecretServiceGate {
     static func requireLive() async throws {
-        let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
+        let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: .seconds(2))
         try ServiceGate.require(
             status.isAvailable, otherwise: "no live Secret Service (\(status.reason)); run under scripts/with-secret-service",
             requiredBy: "TOKENKIT_REQUIRE_SECRET_SERVICE")

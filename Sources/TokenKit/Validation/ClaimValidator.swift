@@ -32,10 +32,10 @@ extension ValidationOptions {
     func firstFailure(in subject: ClaimsUnderTest) -> ClaimFailure? {
         if let failure = RequiredClaimsRule(names: requiredClaimNames).failure(in: subject) { return failure }
         if let failure = NumericDateTypesRule().failure(in: subject) { return failure }
-        if let failure = ExpirationRule(leeway: leewaySeconds).failure(in: subject) { return failure }
-        if let failure = NotBeforeRule(leeway: leewaySeconds).failure(in: subject) { return failure }
-        if rejectIssuedInFuture, let failure = IssuedAtRule(leeway: leewaySeconds).failure(in: subject) { return failure }
-        if let maxAgeSeconds, let failure = MaxAgeRule(maxAge: maxAgeSeconds, leeway: leewaySeconds).failure(in: subject) { return failure }
+        if let failure = ExpirationRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if let failure = NotBeforeRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if rejectIssuedInFuture, let failure = IssuedAtRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if let maxAgeSpan, let failure = MaxAgeRule(maxAge: maxAgeSpan.seconds, leeway: leewaySpan.seconds).failure(in: subject) { return failure }
         if let issuers, let failure = IssuerRule(accepted: issuers).failure(in: subject) { return failure }
         if let failure = AudienceRule(accepted: audiences).failure(in: subject) { return failure }
         if let expected = self.subject, let failure = SubjectRule(expected: expected).failure(in: subject) { return failure }

@@ -12,16 +12,12 @@ public struct ValidationOptions: Sendable {
     /// Clock skew tolerated for `exp`, `nbf`, `iat` and ``maxAge`` (default zero; sub-second
     /// spans count). Never negative: a negative span, set here or in `init`, becomes zero.
     public var leeway: Duration {
-        get { storedLeeway }
-        set {
-            storedLeeway = newValue.clampedToZero
-            leewaySeconds = storedLeeway.seconds
-        }
+        get { leewaySpan.duration }
+        set { leewaySpan = SecondsSpan(newValue.clampedToZero) }
     }
-    private var storedLeeway: Duration
-    /// ``leeway`` in seconds, converted once when it is set: the claim rules count in seconds
-    /// (NumericDates), and verification must not convert on every token.
-    private(set) var leewaySeconds: Double
+    /// ``leeway`` with its seconds, converted once when it is set: the claim rules count in
+    /// seconds (NumericDates), and verification must not convert on every token.
+    private(set) var leewaySpan: SecondsSpan
     /// Claims that must be present (default `["exp"]`).
     public var requiredClaims: Set<String> {
         get { storedRequiredClaims }
@@ -45,15 +41,11 @@ public struct ValidationOptions: Sendable {
     public var type: String?
     /// Maximum age since `iat` (requires `iat`); `nil` for no limit.
     public var maxAge: Duration? {
-        get { storedMaxAge }
-        set {
-            storedMaxAge = newValue
-            maxAgeSeconds = newValue?.seconds
-        }
+        get { maxAgeSpan?.duration }
+        set { maxAgeSpan = newValue.map(SecondsSpan.init) }
     }
-    private var storedMaxAge: Duration?
-    /// ``maxAge`` in seconds, converted once when it is set (see ``leewaySeconds``).
-    private(set) var maxAgeSeconds: Double?
+    /// ``maxAge`` with its seconds, converted once when it is set (see ``leewaySpan``).
+    private(set) var maxAgeSpan: SecondsSpan?
     /// Whether an `iat` later than now (plus leeway) is refused (default true).
     public var rejectIssuedInFuture: Bool
     /// Where "now" comes from (read once per verification).
@@ -81,16 +73,14 @@ public struct ValidationOptions: Sendable {
         customCheck: (@Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void)? = nil
     ) {
         self.algorithms = algorithms
-        self.storedLeeway = leeway.clampedToZero
-        self.leewaySeconds = storedLeeway.seconds
+        self.leewaySpan = SecondsSpan(leeway.clampedToZero)
         self.storedRequiredClaims = requiredClaims
         self.requiredClaimNames = requiredClaims.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.issuers = issuers
         self.audiences = audiences
         self.subject = subject
         self.type = type
-        self.storedMaxAge = maxAge
-        self.maxAgeSeconds = maxAge?.seconds
+        self.maxAgeSpan = maxAge.map(SecondsSpan.init)
         self.rejectIssuedInFuture = rejectIssuedInFuture
         self.clock = clock
         self.limits = limits

@@ -5,7 +5,7 @@ import Foundation
 /// The first ``freeFailures`` failures are retried by the next call at once; after that,
 /// calls fail fast with ``AuthError/Code/retryLater`` until `initialDelay × 2^(n−1)` (at most
 /// ``maximumDelay``) has passed since the n-th backoff failure. A success, or a rejected
-/// refresh token, starts over. Time comes from the provider's ``TokenClock``.
+/// refresh token, starts over. Time comes from the provider's `TokenClock`.
 public struct RefreshBackoff: Sendable, Hashable {
     /// Failures in a row that are retried immediately by the next call.
     public var freeFailures: Int

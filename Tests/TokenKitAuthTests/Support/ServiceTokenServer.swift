@@ -18,7 +18,7 @@ struct ServiceTokenServer: Sendable {
 
     /// Starts a server whose "now" is `clock`, runs `body` with it, then stops it.
     static func with<T: Sendable>(
-        clock: @escaping @Sendable () -> Date = { Date() },
+        clock: any TokenClock = SystemClock(),
         _ body: @escaping @Sendable (ServiceTokenServer) async throws -> T
     ) async throws -> T {
         let state = ServiceServerState(clock: clock)
