@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TokenKit
 
 /// `tokenkit verify`: checks a token's signature and claims.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TokenKit
 
 /// A real token endpoint and resource server for service clients on 127.0.0.1 (ephemeral
 /// port), backed by ``ServiceServerState``. Routes: `POST /token`, `GET /resource`,
