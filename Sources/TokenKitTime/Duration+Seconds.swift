@@ -35,9 +35,4 @@ extension Date {
     package static func + (instant: Date, span: Duration) -> Date {
         instant.addingTimeInterval(span.seconds)
     }
-
-    /// The span from `earlier` to this instant (negative when `earlier` is later).
-    package func duration(since earlier: Date) -> Duration {
-        .seconds(clamping: timeIntervalSince(earlier))
-    }
 }
