@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TokenKit
 @testable import TokenKitAudit
@@ -48,6 +49,20 @@ struct FindingTests {
         #expect(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003001"#), policy: policy).findings.isEmpty)
         let expired = audit(TestTokens.claims(#""iat":1699999000,"exp":1700000000"#), policy: policy)
         #expect(names(expired.findings) == ["expired"], "an expired token is not 'expiring soon'")
+    }
+
+    @Test("policy times set after init apply like those given to it: now, maxLifetime, warnWithin")
+    func policyTimesSetAfterInit() {
+        var policy = AuditPolicy(now: Date(timeIntervalSince1970: 0))
+        policy.now = TestTokens.instant
+        policy.maxLifetime = .milliseconds(3_599_500)
+        policy.warnWithin = .seconds(3000)
+        let token = TestTokens.claims(#""iat":1699999000,"exp":1700002600"#)  // lifetime 3600, 2600 left
+        #expect(names(audit(token, policy: policy).findings) == ["lifetime-exceeds-max", "expires-soon"])
+        policy.maxLifetime = nil
+        policy.warnWithin = nil
+        #expect(audit(token, policy: policy).findings.isEmpty)
+        #expect(policy.now == TestTokens.instant)
     }
 
     @Test func missingClaim() {
