@@ -9,7 +9,8 @@ extension Duration {
         return Double(whole) + Double(fraction) / 1e18
     }
 
-    /// `seconds` (finite; NaN becomes zero, infinities the largest `Duration`).
+    /// `seconds` as a `Duration`, never trapping: NaN becomes zero, and anything beyond
+    /// ±`Int64.max` seconds (the infinities included) is clamped to that bound.
     package static func seconds(clamping seconds: Double) -> Duration {
         guard !seconds.isNaN else { return .zero }
         let limit = Double(Int64.max)
