@@ -77,6 +77,7 @@ let package = Package(
             name: "TokenKitAuth",
             dependencies: [
                 "TokenKit",
+                "TokenKitTime",  // re-exported: its API takes the one TokenClock and Durations
                 "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
                 "TokenKitStore",
                 .product(name: "Logging", package: "swift-log"),

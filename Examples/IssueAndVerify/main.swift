@@ -37,7 +37,7 @@ func run() throws {
     let verifier = JWTVerifier(
         keys: try JWKSet(json: jwks),
         options: ValidationOptions(
-            leeway: 30, issuers: ["https://id.example"], audiences: ["family-api"],
+            leeway: .seconds(30), issuers: ["https://id.example"], audiences: ["family-api"],
             clock: FixedClock(now.addingTimeInterval(60))))
 
     for token in [parentToken, childToken] {

@@ -56,7 +56,7 @@ struct ResourceServer: AsyncParsableCommand {
         let keys: RemoteJWKS
         do throws(AuthError) {
             keys = try RemoteJWKS(location, transport: AsyncHTTPClientTransport(client: .shared),
-                                  options: RemoteJWKSOptions(cooldown: cooldown, maxStaleness: maxStale),
+                                  options: RemoteJWKSOptions(cooldown: .seconds(clamping: cooldown), maxStaleness: .seconds(clamping: maxStale)),
                                   logger: Logger(label: "resource-server.jwks"))
         } catch {
             throw ValidationError(error.message)
@@ -64,7 +64,7 @@ struct ResourceServer: AsyncParsableCommand {
         do throws(JWTError) { try await keys.prewarm() } catch {
             FileHandle.standardError.write(Data("warning: \(error.reason); will retry when tokens arrive\n".utf8))
         }
-        let options = ValidationOptions(leeway: 60, requiredClaims: ["exp", "iss", "aud"], issuers: [issuer], audiences: [audience])
+        let options = ValidationOptions(leeway: .seconds(60), requiredClaims: ["exp", "iss", "aud"], issuers: [issuer], audiences: [audience])
         let app = ResourceServerApp.make(keys: keys, options: options, port: port) { port in
             FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(port)\n".utf8))
         }

@@ -18,7 +18,7 @@ public struct SecretServiceStatus: Sendable, Equatable, CustomStringConvertible 
 /// connection attempts (which can block for two 25 s D-Bus timeouts on a hung provider, or
 /// autolaunch a bus through X11).
 ///
-/// Guarantees: returns within about `timeout` seconds (a `GCancellable` with a deadline
+/// Guarantees: returns within about `timeout` (a `GCancellable` with a deadline
 /// bounds the connection and both bus calls); the check runs on its own dispatch queue, not
 /// the cooperative pool; it never starts a service (calls use `NO_AUTO_START`). Does not:
 /// prove later calls will succeed — a provider can still hang, lock or go away (every
@@ -32,7 +32,7 @@ public enum SecretServiceProbe {
     /// Only when `busAddress` is `nil` does this read `environment`.
     public static func check(
         busAddress: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: Double = 0.75
+        timeout: Duration = .milliseconds(750)
     ) async -> SecretServiceStatus {
         await withCheckedContinuation { continuation in
             DispatchQueue(label: "dev.tokenkit.secret-service-probe").async {
@@ -42,13 +42,13 @@ public enum SecretServiceProbe {
     }
 
     /// The synchronous check, for code already off the cooperative pool.
-    static func checkBlocking(busAddress: String?, environment: [String: String], timeout: Double) -> SecretServiceStatus {
+    static func checkBlocking(busAddress: String?, environment: [String: String], timeout: Duration) -> SecretServiceStatus {
         guard let address = busAddress ?? sessionBusAddress(environment: environment) else {
             return SecretServiceStatus(
                 isAvailable: false,
                 reason: "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus socket")
         }
-        let deadline = Deadline(seconds: timeout)
+        let deadline = Deadline(timeout)
         defer { deadline.finish() }
         // Not MESSAGE_BUS_CONNECTION: GDBus would then send Hello itself, without our
         // deadline (25 s on a bus that accepts the connection but never answers).
@@ -70,7 +70,7 @@ public enum SecretServiceProbe {
                     : "cannot connect to the D-Bus session bus (\(error.message))")
         }
         defer { g_dbus_connection_close_sync(connection.opaque, nil, nil) }
-        let timeoutMs = Int32(max(1, timeout * 1000))
+        let timeoutMs = Int32(clamping: max(1, timeout.wholeMilliseconds))
         do {
             _ = try GLibFailure.check { error in
                 tokenkit_bus_hello(connection.opaque, timeoutMs, deadline.cancellable, error)

@@ -107,7 +107,7 @@ struct SecretServiceSession {
         if failure.isCancelled || failure.isTimeout || deadline.expired {
             return .init(
                 code: .timeout,
-                message: "the Secret Service did not answer within \(SecondsText.format(deadline.seconds)) s while trying to \(action) (it may be hung, or waiting for a prompt on the display)")
+                message: "the Secret Service did not answer within \(SecondsText.format(deadline.span)) s while trying to \(action) (it may be hung, or waiting for a prompt on the display)")
         }
         if failure.isNoService {
             return .init(code: .noSecretService, message: "no Secret Service is available (\(failure.message)); \(SecretServiceStore.startHint)")

@@ -29,8 +29,8 @@ import TokenKitStore
 public final class SecretServiceStore: TokenStore {
     /// Deadlines, prompting and the cross-process lock.
     public struct Options: Sendable {
-        /// The longest any one operation may take, in seconds (default 5).
-        public var timeout: Double
+        /// The longest any one operation may take (default 5 s).
+        public var timeout: Duration
         /// Whether a locked collection may be unlocked with a prompt (default `false`: report
         /// it as locked). With `true`, the deadline still bounds the prompt.
         public var allowsUnlockPrompt: Bool
@@ -38,7 +38,7 @@ public final class SecretServiceStore: TokenStore {
         public var lockFilePath: String
 
         /// Options with an explicit lock file.
-        public init(lockFilePath: String, timeout: Double = 5, allowsUnlockPrompt: Bool = false) {
+        public init(lockFilePath: String, timeout: Duration = .seconds(5), allowsUnlockPrompt: Bool = false) {
             self.lockFilePath = lockFilePath
             self.timeout = timeout
             self.allowsUnlockPrompt = allowsUnlockPrompt
@@ -176,7 +176,7 @@ public final class SecretServiceStore: TokenStore {
         let options = options
         let environment = environment
         return try await BlockingCall.run(on: queue) { () throws(TokenStoreError) -> T in
-            let status = SecretServiceProbe.checkBlocking(busAddress: nil, environment: environment, timeout: min(1, options.timeout))
+            let status = SecretServiceProbe.checkBlocking(busAddress: nil, environment: environment, timeout: min(.seconds(1), options.timeout))
             guard status.isAvailable else {
                 throw .init(code: .noSecretService, message: "no Secret Service: \(status.reason); \(Self.startHint)")
             }
@@ -188,7 +188,7 @@ public final class SecretServiceStore: TokenStore {
                 lock = try FileLock(path: options.lockFilePath)
             }
             defer { withExtendedLifetime(lock) {} }
-            let deadline = Deadline(seconds: options.timeout)
+            let deadline = Deadline(options.timeout)
             defer { deadline.finish() }
             let session = try SecretServiceSession(deadline: deadline, allowsUnlockPrompt: options.allowsUnlockPrompt)
             return try body(session)

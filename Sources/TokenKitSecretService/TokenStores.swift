@@ -16,14 +16,14 @@ public enum TokenStores {
     /// `fallback` makes (typically an ``EncryptedFileStore``; it is called only then, so a
     /// passphrase is asked for only when needed).
     ///
-    /// Guarantees: decides within about `probeTimeout` seconds (default 0.75), without
+    /// Guarantees: decides within about `probeTimeout` (default 0.75 s), without
     /// libsecret's long D-Bus timeouts, and says why. Does not: check that the keyring is
     /// unlocked (a locked collection is reported by the store's first operation, not hidden
     /// by silently switching backends). Reads only `environment`.
     public static func makeDefault(
         environment: [String: String],
         secretServiceOptions: SecretServiceStore.Options? = nil,
-        probeTimeout: Double = 0.75,
+        probeTimeout: Duration = .milliseconds(750),
         fallback: () throws(TokenStoreError) -> any TokenStore
     ) async throws(TokenStoreError) -> Choice {
         let status = await SecretServiceProbe.check(environment: environment, timeout: probeTimeout)

@@ -10,10 +10,11 @@ import Foundation
 /// when they are overwritten (Swift arrays cannot promise that).
 public actor MemoryTokenStore: TokenStore {
     private var entries: [CredentialKey: Credential] = [:]
-    private let clock: @Sendable () -> Date
+    private let clock: any TokenClock
 
-    /// An empty store; `clock` supplies the timestamps written on save (defaults to `Date()`).
-    public init(clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// An empty store; `clock` supplies the timestamps written on save (defaults to the
+    /// system clock).
+    public init(clock: any TokenClock = SystemClock()) {
         self.clock = clock
     }
 
@@ -22,7 +23,7 @@ public actor MemoryTokenStore: TokenStore {
 
     /// Stores `credential` under `key`, replacing any previous one.
     public func save(_ credential: Credential, for key: CredentialKey) throws(TokenStoreError) {
-        entries[key] = credential.stamped(replacing: entries[key], now: clock())
+        entries[key] = credential.stamped(replacing: entries[key], now: clock.now)
     }
 
     /// Returns the credential under `key`, or `nil`.
@@ -48,7 +49,7 @@ public actor MemoryTokenStore: TokenStore {
     public func replace(_ key: CredentialKey, expected: Credential?, with new: Credential?) throws(TokenStoreError) -> Bool {
         guard Credential.matches(stored: entries[key], expected: expected) else { return false }
         if let new {
-            entries[key] = new.stamped(replacing: entries[key], now: clock())
+            entries[key] = new.stamped(replacing: entries[key], now: clock.now)
         } else {
             entries.removeValue(forKey: key)
         }

@@ -7,4 +7,9 @@ package enum SecondsText {
     package static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(format: "%g", seconds)
     }
+
+    /// `span` in seconds, formatted as the seconds are above.
+    package static func format(_ span: Duration) -> String {
+        format(span.seconds)
+    }
 }

@@ -19,7 +19,7 @@ public final class ManualClock: TokenClock {
 
     /// Moves the clock by `span` (backwards when negative).
     public func advance(by span: Duration) {
-        current.withLock { $0 += span.seconds }
+        current.withLock { $0 = $0 + span }
     }
 
     /// Puts the clock at `instant`.

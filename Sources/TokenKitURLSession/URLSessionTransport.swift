@@ -28,12 +28,12 @@ public final class URLSessionTransport: HTTPTransport {
     /// A transport over its own ephemeral session that refuses redirects.
     ///
     /// - Parameters:
-    ///   - timeout: Seconds a request may stay idle before it fails (default 30); the total
+    ///   - timeout: How long a request may stay idle before it fails (default 30 s); the total
     ///     deadline is each request's ``HTTPTransportRequest/timeout``.
     ///   - maxResponseBytes: The largest response body accepted (default 4 MiB).
-    public init(timeout: TimeInterval = 30, maxResponseBytes: Int = 4 * 1024 * 1024) {
+    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 4 * 1024 * 1024) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = timeout.clampedToZero.seconds
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil

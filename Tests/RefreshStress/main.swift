@@ -54,7 +54,7 @@ struct RefreshStress {
                 fail(usage, status: 64)
             }
             let (store, lock) = try open(args[0], table: args[1])
-            let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: endpoint, clientID: args[5], transport: URLSessionTransport(timeout: 30))
+            let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: endpoint, clientID: args[5], transport: URLSessionTransport(timeout: .seconds(30)))
             var refresher: any TokenRefresher = grant
             if args.count == 8, let seconds = Int(args[7]) { refresher = StallingRefresher(inner: grant, stall: .seconds(seconds)) }
             let provider = AuthProvider(

@@ -14,7 +14,7 @@ guard arguments.count == 5, arguments[0] == "load", ["--prompt", "--no-prompt"].
     FileHandle.standardError.write(Data("usage: tokenkit-secret-service-helper load (--prompt | --no-prompt) SERVICE ACCOUNT LOCKFILE\n".utf8))
     exit(64)
 }
-let options = SecretServiceStore.Options(lockFilePath: arguments[4], timeout: 10, allowsUnlockPrompt: arguments[1] == "--prompt")
+let options = SecretServiceStore.Options(lockFilePath: arguments[4], timeout: .seconds(10), allowsUnlockPrompt: arguments[1] == "--prompt")
 let store = SecretServiceStore(options: options, environment: ProcessInfo.processInfo.environment)
 do {
     let key = try CredentialKey(service: arguments[2], account: arguments[3])

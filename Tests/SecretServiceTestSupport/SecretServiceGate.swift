@@ -10,7 +10,7 @@ public enum SecretServiceGate {
     /// bounded by 2 s); otherwise skips the test, or fails it under
     /// TOKENKIT_REQUIRE_SECRET_SERVICE=1 (CI).
     public static func requireLive(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: 2)
+        let status = await SecretServiceProbe.check(environment: ProcessInfo.processInfo.environment, timeout: .seconds(2))
         try SecretServiceEnvironment.require(available: status.isAvailable, reason: status.reason, sourceLocation: sourceLocation)
     }
 }

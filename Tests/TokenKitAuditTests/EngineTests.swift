@@ -8,7 +8,7 @@ struct EngineTests {
     @Test func parallelAuditKeepsInputOrder() {
         var batch = AuditBatch(source: "mem")
         for i in 0..<5000 { batch.append(i % 7 == 0 ? "garbage-\(i)" : TestTokens.typical(index: i), line: i + 1) }
-        let engine = AuditEngine(auditor: TokenAuditor(policy: AuditPolicy(now: TestTokens.now)), parallelism: 4)
+        let engine = AuditEngine(auditor: TokenAuditor(policy: AuditPolicy(now: TestTokens.instant)), parallelism: 4)
         let records = engine.audit(batch)
         #expect(records.count == 5000)
         #expect(records.map(\.line) == Array(1...5000))
@@ -41,7 +41,7 @@ struct EngineTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
-        let policy = AuditPolicy(now: TestTokens.now, computeReferences: false)
+        let policy = AuditPolicy(now: TestTokens.instant, computeReferences: false)
         let runner = AuditRunner(engine: AuditEngine(auditor: TokenAuditor(policy: policy)), batchSize: 4096)
         var builder = AuditSummaryBuilder(failOn: policy.failOn)
         var lastLine = 0
@@ -65,7 +65,7 @@ struct EngineTests {
     }
 
     @Test func summaryStatistics() {
-        let policy = AuditPolicy(now: TestTokens.now, failOn: AuditFindings([.expired]))
+        let policy = AuditPolicy(now: TestTokens.instant, failOn: AuditFindings([.expired]))
         var builder = AuditSummaryBuilder(failOn: policy.failOn)
         let lifetimes = [60, 120, 180, 240, 300, 360, 420, 480, 540, 600, 660, 720, 780, 840, 900, 960, 1020, 1080, 1140, 86_400]
         for (i, lifetime) in lifetimes.enumerated() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TokenKit
 @testable import TokenKitAudit
@@ -27,8 +28,8 @@ struct FindingTests {
 
     @Test func lifetimeExceedsMaxOnlyWhenGreater() {
         let token = TestTokens.claims(#""iat":1699999000,"exp":1700002600"#)  // lifetime 3600
-        #expect(audit(token, policy: AuditPolicy(now: TestTokens.now, maxLifetime: 3600)).findings.isEmpty)
-        let over = audit(token, policy: AuditPolicy(now: TestTokens.now, maxLifetime: 3599))
+        #expect(audit(token, policy: AuditPolicy(now: TestTokens.instant, maxLifetime: .seconds(3600))).findings.isEmpty)
+        let over = audit(token, policy: AuditPolicy(now: TestTokens.instant, maxLifetime: .seconds(3599)))
         #expect(names(over.findings) == ["lifetime-exceeds-max"])
         #expect(over.status == .ok)
         #expect(audit(token).findings.isEmpty, "no max: never flagged")
@@ -43,15 +44,29 @@ struct FindingTests {
     }
 
     @Test func expiresSoon() {
-        let policy = AuditPolicy(now: TestTokens.now, warnWithin: 3000)
+        let policy = AuditPolicy(now: TestTokens.instant, warnWithin: .seconds(3000))
         #expect(names(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#), policy: policy).findings) == ["expires-soon"])
         #expect(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003001"#), policy: policy).findings.isEmpty)
         let expired = audit(TestTokens.claims(#""iat":1699999000,"exp":1700000000"#), policy: policy)
         #expect(names(expired.findings) == ["expired"], "an expired token is not 'expiring soon'")
     }
 
+    @Test("policy times set after init apply like those given to it: now, maxLifetime, warnWithin")
+    func policyTimesSetAfterInit() {
+        var policy = AuditPolicy(now: Date(timeIntervalSince1970: 0))
+        policy.now = TestTokens.instant
+        policy.maxLifetime = .milliseconds(3_599_500)
+        policy.warnWithin = .seconds(3000)
+        let token = TestTokens.claims(#""iat":1699999000,"exp":1700002600"#)  // lifetime 3600, 2600 left
+        #expect(names(audit(token, policy: policy).findings) == ["lifetime-exceeds-max", "expires-soon"])
+        policy.maxLifetime = nil
+        policy.warnWithin = nil
+        #expect(audit(token, policy: policy).findings.isEmpty)
+        #expect(policy.now == TestTokens.instant)
+    }
+
     @Test func missingClaim() {
-        let policy = AuditPolicy(now: TestTokens.now, requiredClaims: ["sub", "scope", "jti"])
+        let policy = AuditPolicy(now: TestTokens.instant, requiredClaims: ["sub", "scope", "jti"])
         let record = audit(TestTokens.claims(#""sub":"a","iat":1699999000,"exp":1700003000"#), policy: policy)
         #expect(names(record.findings) == ["missing-claim"])
         #expect(record.missingClaims == ["scope", "jti"])
@@ -59,7 +74,7 @@ struct FindingTests {
     }
 
     @Test func algNotAllowed() {
-        let policy = AuditPolicy(now: TestTokens.now, allowedAlgorithms: ["RS256", "ES256"])
+        let policy = AuditPolicy(now: TestTokens.instant, allowedAlgorithms: ["RS256", "ES256"])
         let record = audit(TestTokens.typical(), policy: policy)
         #expect(names(record.findings) == ["alg-not-allowed"])
         let allowed = audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#, alg: "RS256"), policy: policy)

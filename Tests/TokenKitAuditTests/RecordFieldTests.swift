@@ -49,7 +49,7 @@ struct RecordFieldTests {
     }
 
     @Test func referenceCanBeSkipped() {
-        let policy = AuditPolicy(now: TestTokens.now, computeReferences: false)
+        let policy = AuditPolicy(now: TestTokens.instant, computeReferences: false)
         #expect(audit(TestTokens.typical(), policy: policy).reference == nil)
     }
 

@@ -61,7 +61,7 @@ struct StatusTests {
     }
 
     @Test func otherFindingsKeepStatusOk() {
-        let policy = AuditPolicy(now: TestTokens.now, maxLifetime: 60)
+        let policy = AuditPolicy(now: TestTokens.instant, maxLifetime: .seconds(60))
         let record = audit(TestTokens.claims(#""iat":1699990000,"exp":1700003000"#, alg: "none"), policy: policy)
         #expect(record.status == .ok)
         #expect(names(record.findings) == ["alg-none", "lifetime-exceeds-max"])

@@ -38,7 +38,7 @@ struct StoreCollectorTests {
         #expect(batches.map(\.count) == [2, 1])
 
         let input = BatchListInput(source: "store", batches: batches)
-        let policy = AuditPolicy(now: TestTokens.now)
+        let policy = AuditPolicy(now: TestTokens.instant)
         var builder = AuditSummaryBuilder(failOn: policy.failOn)
         var records: [AuditRecord] = []
         try AuditRunner(engine: AuditEngine(auditor: TokenAuditor(policy: policy))).audit(input, into: &builder) { records += $0 }

@@ -1,8 +1,11 @@
+import Foundation
 import TokenKit
 
 /// Builds test tokens from JSON text (unsigned: the signature part is a fixed dummy).
 enum TestTokens {
     static let now: Double = 1_700_000_000
+    /// ``now`` as the instant an ``AuditPolicy`` takes.
+    static let instant = Date(timeIntervalSince1970: now)
 
     static func make(header: String = #"{"alg":"HS256","typ":"JWT"}"#, payload: String, signature: String = "c2ln") -> String {
         Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "." + signature

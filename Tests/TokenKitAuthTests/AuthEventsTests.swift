@@ -26,7 +26,7 @@ struct AuthEventsTests {
             let tokenSet = await f.state.signIn(expiresAt: f.clock.now.addingTimeInterval(3600))
             try await provider.signIn(tokenSet)
             #expect(try await provider.validAccessToken() == tokenSet.accessToken)
-            f.clock.advance(by: 3600)
+            f.clock.advance(by: .seconds(3600))
             _ = try await provider.validAccessToken()
             try await provider.signOut()
             let expected: [AuthEvent.Kind] = [.signedIn, .refreshed, .signedOut]
@@ -43,7 +43,7 @@ struct AuthEventsTests {
             let events = await provider.events()
             let unknown = TokenSet(accessToken: "a", refreshToken: "never-issued", expiresAt: f.clock.now.addingTimeInterval(3600))
             try await provider.signIn(unknown)
-            f.clock.advance(by: 3600)
+            f.clock.advance(by: .seconds(3600))
             await #expect(throws: AuthError.self) { try await provider.validAccessToken() }
             #expect(try await take(2, from: events) == [.signedIn, .signedOut])
         }
@@ -69,7 +69,7 @@ struct AuthEventsTests {
             let stream = await provider.events()
             let tokenSet = await f.state.signIn(expiresAt: f.clock.now.addingTimeInterval(3600))
             try await provider.signIn(tokenSet)
-            f.clock.advance(by: 3600)
+            f.clock.advance(by: .seconds(3600))
             let refreshed = try await provider.validAccessToken()
             let rotated = try #require(await f.store.tokenSet(f.key))
             try await provider.signOut()

@@ -13,7 +13,7 @@ struct AuthProviderTests {
             #expect(try await provider.validAccessToken() == seeded.accessToken)
             #expect(await f.state.tokenRequests == 0)
             // One second later it is inside the skew: refreshed.
-            f.clock.advance(by: 1)
+            f.clock.advance(by: .seconds(1))
             let refreshed = try await provider.validAccessToken()
             #expect(refreshed != seeded.accessToken)
             #expect(await f.state.refreshCount == 1)
@@ -25,7 +25,7 @@ struct AuthProviderTests {
         try await Fixture.with { f in
             let seeded = try await f.seed(expiresIn: nil)
             let provider = try f.provider()
-            f.clock.advance(by: 10 * 365 * 86400)
+            f.clock.advance(by: .seconds(10 * 365 * 86400))
             #expect(try await provider.validAccessToken() == seeded.accessToken)
             #expect(await f.state.tokenRequests == 0)
         }
@@ -134,15 +134,15 @@ struct AuthProviderTests {
             #expect(await code() == .refreshRejected)  // failure 2: backoff 10 s starts
             #expect(await f.state.tokenRequests == 2)
             #expect(await code() == .retryLater)       // no server call during backoff
-            f.clock.advance(by: 9)
+            f.clock.advance(by: .seconds(9))
             #expect(await code() == .retryLater)
             #expect(await f.state.tokenRequests == 2)
-            f.clock.advance(by: 1)
+            f.clock.advance(by: .seconds(1))
             #expect(await code() == .refreshRejected)  // failure 3: backoff 15 s (capped)
             #expect(await f.state.tokenRequests == 3)
-            f.clock.advance(by: 14)
+            f.clock.advance(by: .seconds(14))
             #expect(await code() == .retryLater)
-            f.clock.advance(by: 1)
+            f.clock.advance(by: .seconds(1))
             #expect(await code() == nil)               // recovered
             #expect(await f.state.tokenRequests == 4)
             #expect(await f.state.refreshCount == 1)
@@ -172,7 +172,7 @@ struct AuthProviderTests {
             #expect(try await provider.validAccessToken() == seeded.accessToken)
             // Use up the stored refresh token elsewhere: the stored one is now a reused token.
             _ = try await f.grant().refresh(seeded)
-            f.clock.advance(by: 3600)
+            f.clock.advance(by: .seconds(3600))
             // Eight callers join one refresh, held at the server until all of them wait.
             await f.state.closeGate()
             let callers = (0..<8).map { _ in
@@ -215,7 +215,7 @@ struct AuthProviderTests {
                 let stored = try #require(await f.store.tokenSet(f.key)?.refreshToken)
                 #expect(!seen.contains(stored))
                 seen.insert(stored)
-                f.clock.advance(by: 3600)
+                f.clock.advance(by: .seconds(3600))
             }
             #expect(await f.state.refreshCount == 5)
             #expect(await f.state.reuseDetections == 0)

@@ -38,10 +38,10 @@ struct ClientCredentialsProviderTests {
             await f.state.set(expiresIn: 300)
             let provider = f.provider(try f.grant(), skew: .seconds(60))
             let first = try await provider.validAccessToken()
-            f.clock.advance(by: 200)
+            f.clock.advance(by: .seconds(200))
             #expect(try await provider.validAccessToken() == first)
             #expect(await f.state.issued == 1)
-            f.clock.advance(by: 50)  // 50 s left < 60 s skew
+            f.clock.advance(by: .seconds(50))  // 50 s left < 60 s skew
             let tokens = try await Self.tokens(from: provider, callers: 20)
             #expect(tokens.count == 1)
             #expect(tokens.first != first)

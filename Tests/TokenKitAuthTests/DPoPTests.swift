@@ -58,7 +58,7 @@ struct DPoPTests {
             #expect(stored.tokenType == "DPoP")
             let jwk = try #require(stored.dpopKey)
             let thumbprint = try DPoPKey(privateJWK: jwk).thumbprint
-            f.clock.advance(by: 100)
+            f.clock.advance(by: .seconds(100))
             let second = try await provider.validToken()
             #expect(second.value != first.value)
             #expect(await f.state.boundKeys == [thumbprint, thumbprint])
@@ -156,7 +156,7 @@ struct DPoPTests {
         let key = try DPoPKey.generate()
         let client = try TokenEndpointClient(
             tokenEndpoint: try #require(URL(string: "https://id.example.com/token")), clientID: "app",
-            clientAuthentication: .none, transport: URLSessionTransportForConfig(), clock: SystemAuthClock(), logger: nil)
+            clientAuthentication: .none, transport: URLSessionTransportForConfig(), clock: SystemClock(), logger: nil)
         let request = try client.makeRequest([("grant_type", "refresh_token"), ("refresh_token", "rt")], dpopKey: key)
         let proof = try UnverifiedJWT(parsing: try #require(request.headers.first(named: "DPoP")))
         #expect(try proof.claims.string("htm") == "POST")

@@ -99,7 +99,7 @@ struct DjangoServer: Sendable {
                 HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded"),
             ],
             body: Array(body.utf8))
-        let response = try await URLSessionTransport(timeout: 30).send(request)
+        let response = try await URLSessionTransport(timeout: .seconds(30)).send(request)
         #expect(response.status == 200, "introspection: HTTP \(response.status)")
         return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] ?? [:]
     }

@@ -133,7 +133,7 @@ struct OpenIDDiscoveryTests {
             let started = ContinuousClock.now
             let slow = await #expect(throws: AuthError.self) {
                 _ = try await OpenIDDiscovery(issuer: issuer, transport: URLSessionTransport(),
-                                              options: RemoteFetchOptions(timeout: 0.3)).fetch()
+                                              options: RemoteFetchOptions(timeout: .milliseconds(300))).fetch()
             }
             #expect(slow?.message.contains("timed out") == true)
             #expect(ContinuousClock.now - started < .seconds(2))

@@ -27,7 +27,7 @@ struct RemoteJWKSTests {
             #expect(await server.state.count(Self.path) == 1)
 
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k2])))
-            clock.advance(by: 31)
+            clock.advance(by: .seconds(31))
             _ = try await verifier.verify(try k2.token())
             #expect(await server.state.count(Self.path) == 2)
 
@@ -43,13 +43,13 @@ struct RemoteJWKSTests {
         try await ScriptedHTTPServer.with { server in
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1])))
-            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: 30)))
+            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: .seconds(30))))
             _ = try await verifier.verify(try k1.token())
             for _ in 0..<20 {
                 await #expect(throws: JWTError.self) { _ = try await verifier.verify(try stranger.token()) }
             }
             #expect(await server.state.count(Self.path) == 1)
-            clock.advance(by: 30)
+            clock.advance(by: .seconds(30))
             await #expect(throws: JWTError.self) { _ = try await verifier.verify(try stranger.token()) }
             #expect(await server.state.count(Self.path) == 2)
         }
@@ -64,7 +64,7 @@ struct RemoteJWKSTests {
             let source = try Self.source(server, clock: clock)
             try await source.prewarm()
             #expect(await server.state.count(Self.path) == 1)
-            clock.advance(by: 31)
+            clock.advance(by: .seconds(31))
             var slow = ScriptedResponse.json(try TestSigningKey.jwks([k1, k2]))
             slow.delay = 0.3
             await server.state.set(Self.path, slow)
@@ -88,20 +88,20 @@ struct RemoteJWKSTests {
         try await ScriptedHTTPServer.with { server in
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "public, max-age=120")]))
-            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: 0, cooldown: 0))
+            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: .zero, cooldown: .zero))
             let verifier = KeySourceVerifier(source: source)
             _ = try await verifier.verify(try k1.token())
             #expect(source.status.freshUntil == clock.now.addingTimeInterval(120))
-            clock.advance(by: 119)
+            clock.advance(by: .seconds(119))
             _ = try await verifier.verify(try k1.token())
             #expect(await server.state.count(Self.path) == 1)
-            clock.advance(by: 2)
+            clock.advance(by: .seconds(2))
             _ = try await verifier.verify(try k1.token())
             try await waitUntil("background refetch") { await server.state.count(Self.path) == 2 }
 
             // max-age above the configured bound is clamped.
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "max-age=999999999")]))
-            let bounded = try Self.source(server, clock: clock, options: RemoteJWKSOptions(maxCacheAge: 600))
+            let bounded = try Self.source(server, clock: clock, options: RemoteJWKSOptions(maxCacheAge: .seconds(600)))
             try await bounded.prewarm()
             #expect(bounded.status.freshUntil == clock.now.addingTimeInterval(600))
         }
@@ -117,9 +117,9 @@ struct RemoteJWKSTests {
                 ifNoneMatch == "\"v1\"" ? ScriptedResponse(status: 304, headers: [("ETag", "\"v1\"")])
                     : .json(body, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=60")])
             }
-            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: 0))
+            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: .zero))
             try await source.prewarm()
-            clock.advance(by: 61)
+            clock.advance(by: .seconds(61))
             try await source.prewarm()
             #expect(await server.state.lastIfNoneMatch[Self.path] == "\"v1\"")
             #expect(await server.state.count(Self.path) == 2)
@@ -136,13 +136,13 @@ struct RemoteJWKSTests {
             let clock = ManualClock()
             let logs = LogCapture()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "max-age=60")]))
-            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: 0, cooldown: 10, maxStaleness: 300),
+            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: .zero, cooldown: .seconds(10), maxStaleness: .seconds(300)),
                                          logger: logs.logger())
             let verifier = KeySourceVerifier(source: source)
             try await source.prewarm()
             await server.state.set(Self.path, ScriptedResponse(status: 503))
 
-            clock.advance(by: 61)
+            clock.advance(by: .seconds(61))
             _ = try await verifier.verify(try k1.token())
             try await waitUntil("failed background refetch") { source.status.lastError != nil }
             let status = source.status
@@ -150,10 +150,10 @@ struct RemoteJWKSTests {
             #expect(status.lastError?.contains("HTTP 503") == true)
             #expect(logs.all.contains { $0.hasPrefix("warning JWKS fetch failed") && $0.contains("HTTP 503") })
 
-            clock.advance(by: 200)
+            clock.advance(by: .seconds(200))
             _ = try await verifier.verify(try k1.token())
 
-            clock.advance(by: 100)
+            clock.advance(by: .seconds(100))
             let error = await #expect(throws: JWTError.self) { _ = try await verifier.verify(try k1.token()) }
             #expect(error?.code == .keysUnavailable)
             #expect(error?.reason.contains("HTTP 503") == true)
@@ -168,7 +168,7 @@ struct RemoteJWKSTests {
             var slow = ScriptedResponse.json(try TestSigningKey.jwks([k1]))
             slow.delay = 5
             await server.state.set(Self.path, slow)
-            let source = try Self.source(server, clock: ManualClock(), options: RemoteJWKSOptions(fetch: RemoteFetchOptions(timeout: 0.3)))
+            let source = try Self.source(server, clock: ManualClock(), options: RemoteJWKSOptions(fetch: RemoteFetchOptions(timeout: .milliseconds(300))))
             let started = ContinuousClock.now
             let error = await #expect(throws: JWTError.self) { try await source.prewarm() }
             #expect(error?.code == .keysUnavailable)

@@ -11,7 +11,7 @@ struct ServiceFixture: Sendable {
     let clock: ManualClock
     let store = CountingTokenStore()
     let key: CredentialKey
-    let transport: any HTTPTransport = URLSessionTransport(timeout: 60)
+    let transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(60))
 
     var state: ServiceServerState { server.state }
 
@@ -28,7 +28,7 @@ struct ServiceFixture: Sendable {
 
     static func with<T: Sendable>(_ body: @escaping @Sendable (ServiceFixture) async throws -> T) async throws -> T {
         let clock = ManualClock(Date())
-        return try await ServiceTokenServer.with(clock: { clock.now }) { server in
+        return try await ServiceTokenServer.with(clock: clock) { server in
             try await body(ServiceFixture(server: server, clock: clock, key: try CredentialKey(service: "com.example.svc", account: "worker")))
         }
     }

@@ -17,7 +17,7 @@ enum AdapterKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func with<T: Sendable>(_ body: @escaping @Sendable (any HTTPTransport) async throws -> T) async throws -> T {
         switch self {
         case .urlSession:
-            return try await body(URLSessionTransport(timeout: 20, maxResponseBytes: 100_000))
+            return try await body(URLSessionTransport(timeout: .seconds(20), maxResponseBytes: 100_000))
         case .asyncHTTPClient:
             let client = HTTPClient(
                 eventLoopGroupProvider: .singleton,

@@ -12,7 +12,7 @@ struct SecretServiceProbeTests {
 
     /// Runs the probe's blocking core on a thread of its own and times it there, so the
     /// measurement is the probe's, not the wait for a free thread in a busy test run.
-    func timedProbe(busAddress: String?, environment: [String: String] = [:], timeout: Double = 0.75) async -> (SecretServiceStatus, Duration) {
+    func timedProbe(busAddress: String?, environment: [String: String] = [:], timeout: Duration = .milliseconds(750)) async -> (SecretServiceStatus, Duration) {
         await withCheckedContinuation { continuation in
             Thread {
                 let started = ContinuousClock.now
@@ -59,7 +59,7 @@ struct SecretServiceProbeTests {
     func silentBus() async throws {
         let bus = try PrivateBus(answering: false)
         defer { bus.stop() }
-        let (status, elapsed) = await timedProbe(busAddress: bus.address, timeout: 0.75)
+        let (status, elapsed) = await timedProbe(busAddress: bus.address, timeout: .milliseconds(750))
         print("probe of a silent bus took \(elapsed)")
         #expect(!status.isAvailable)
         #expect(status.reason.contains("did not answer within"), "\(status.reason)")

@@ -16,7 +16,7 @@ struct EncryptedFileTamperTests {
         // A fixed clock: files made with the same secret length then have the same size.
         let store = EncryptedFileStore(
             path: path, key: try .passphrase(passphrase), options: .init(scryptCost: Self.cost),
-            clock: { Date(timeIntervalSince1970: 1_800_000_000.5) })
+            clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000.5)))
         try await store.save(Credential(secret: Array(secret.utf8)), for: CredentialKey(service: "svc", account: "one"))
         return (directory, path)
     }

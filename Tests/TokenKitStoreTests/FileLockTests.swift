@@ -11,7 +11,7 @@ import Testing
         let root = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(root) }
         let path = "\(root)/store.lock"
-        let held = try FileLock(path: path, timeout: 1)
+        let held = try FileLock(path: path, timeout: .seconds(1))
         defer { withExtendedLifetime(held) {} }
         // The second taker runs on a thread of its own, so a lock that ignored its timeout
         // fails this test (after 20 s, 66 times the 0.3 s asked for) instead of hanging it.
@@ -20,7 +20,7 @@ import Testing
         Thread.detachNewThread {
             let started = ContinuousClock.now
             do throws(TokenStoreError) {
-                _ = try FileLock(path: path, timeout: 0.3)
+                _ = try FileLock(path: path, timeout: .milliseconds(300))
                 outcome.fulfil((nil, ContinuousClock.now - started))
             } catch {
                 outcome.fulfil((error, ContinuousClock.now - started))
@@ -41,10 +41,10 @@ import Testing
         let root = try TestEnvironment.makeTemporaryDirectory()
         defer { TestEnvironment.remove(root) }
         let path = "\(root)/store.lock"
-        var held: FileLock? = try FileLock(path: path, timeout: 1)
+        var held: FileLock? = try FileLock(path: path, timeout: .seconds(1))
         #expect(held != nil)
         held = nil
-        _ = try FileLock(path: path, timeout: 0)
+        _ = try FileLock(path: path, timeout: .zero)
     }
 
     @Test("a symbolic link in place of the lock file is refused, not followed")
@@ -54,7 +54,7 @@ import Testing
         let target = "\(root)/elsewhere"
         let path = "\(root)/store.lock"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
-        #expect(throws: TokenStoreError(code: .insecurePermissions, message: "")) { try FileLock(path: path, timeout: 0) }
+        #expect(throws: TokenStoreError(code: .insecurePermissions, message: "")) { try FileLock(path: path, timeout: .zero) }
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 

@@ -183,15 +183,15 @@ import TokenKitTestSupport
     @Test func verifyMatchesTheGeneralPath() throws {
         let key = try JWTKey.hmac(secret: Array(repeating: 7, count: 32))
         let signer = try JWTSigner(key: key)
-        let clock = FixedClock(1_800_000_000)
+        let clock = FixedClock(unixTime: 1_800_000_000)
         let optionSets: [ValidationOptions] = [
             ValidationOptions(clock: clock),
             ValidationOptions(requiredClaims: ["exp", "sub"], issuers: ["https://issuer"], clock: clock),
             ValidationOptions(requiredClaims: [], audiences: ["api"], clock: clock),
             ValidationOptions(requiredClaims: [], subject: "a", type: "jwt", clock: clock),
-            ValidationOptions(requiredClaims: ["exp", "iat"], maxAge: 60, clock: clock),
-            ValidationOptions(leeway: 10, requiredClaims: ["nope"], clock: clock),
-            ValidationOptions(clock: FixedClock(4_102_444_100)),
+            ValidationOptions(requiredClaims: ["exp", "iat"], maxAge: .seconds(60), clock: clock),
+            ValidationOptions(leeway: .seconds(10), requiredClaims: ["nope"], clock: clock),
+            ValidationOptions(clock: FixedClock(unixTime: 4_102_444_100)),
         ]
         for payload in Self.payloads {
             let token = try signer.signJWS(payload: Array(payload.utf8))

@@ -34,7 +34,7 @@ enum RemoteKeysBench {
             let key = try JWTKey.generate(for: algorithm, keyID: "bench-\(alg.rawValue.lowercased())")
             let document = try JWKSet.publicDocument([key])
             let server = try LoopbackServer(body: document)
-            let remote = try RemoteJWKS(.url(server.url), transport: URLSessionTransport(timeout: 10))
+            let remote = try RemoteJWKS(.url(server.url), transport: URLSessionTransport(timeout: .seconds(10)))
             try await remote.prewarm()
 
             let validation = ValidationOptions(algorithms: [algorithm], issuers: [Claims.issuer], audiences: [Claims.audience])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The signing keys of a service that issues its own tokens, with rotation.
 ///
 /// Guarantees:
@@ -5,19 +7,19 @@
 ///   RFC 7638 thumbprint as `kid`);
 /// - after ``rotate(to:algorithm:retiredKeyLifetime:)``, the previous key signs nothing
 ///   more but stays in ``publicDocument()`` and ``verificationKeys()`` until
-///   `retiredKeyLifetime` seconds have passed (set it to your longest token lifetime plus
+///   `retiredKeyLifetime` has passed (set it to your longest token lifetime plus
 ///   leeway), so tokens it signed keep verifying until they expire;
 /// - the published document holds public parameters only.
 ///
 /// Asymmetric keys only: an HMAC secret cannot be published. A value type: keep the
 /// current set where your service keeps configuration and replace it when you rotate.
 public struct SigningKeySet: Sendable {
-    /// A retired key and when it stops being published (seconds since 1970).
+    /// A retired key and when it stops being published.
     public struct RetiredKey: Sendable {
         /// The public half of the retired key.
         public let key: JWTKey
         /// When it leaves the published set.
-        public let publishedUntil: Double
+        public let publishedUntil: Date
     }
 
     /// Signs with the current key.
@@ -36,16 +38,18 @@ public struct SigningKeySet: Sendable {
     }
 
     /// Makes `key` the current signing key; the old one is published for
-    /// `retiredKeyLifetime` more seconds. Retired keys past their time are dropped.
-    public mutating func rotate(to key: JWTKey, algorithm: JWTAlgorithm? = nil, retiredKeyLifetime: Double) throws(JWTError) {
-        guard retiredKeyLifetime.isFinite, retiredKeyLifetime >= 0 else {
-            throw .invalidKey("the retired key lifetime must be a non-negative number of seconds")
+    /// `retiredKeyLifetime` more. Retired keys past their time are dropped.
+    /// - Throws: ``JWTError/Code/invalidKey`` for a negative lifetime, an HMAC secret, a
+    ///   public key, or a key with the current key's `kid`.
+    public mutating func rotate(to key: JWTKey, algorithm: JWTAlgorithm? = nil, retiredKeyLifetime: Duration) throws(JWTError) {
+        guard retiredKeyLifetime >= .zero else {
+            throw .invalidKey("the retired key lifetime must not be negative")
         }
         let next = try Self.signer(for: key, algorithm: algorithm)
         guard next.key.keyID != signer.key.keyID else { throw .invalidKey("the new key has the same kid as the current key") }
-        let now = clock.now()
+        let now = clock.now
         retired = retired.filter { $0.publishedUntil > now }
-        retired.append(RetiredKey(key: try signer.key.publicKey(), publishedUntil: now + retiredKeyLifetime))
+        retired.append(RetiredKey(key: try signer.key.publicKey(), publishedUntil: now + retiredKeyLifetime.seconds))
         signer = next
     }
 
@@ -72,7 +76,7 @@ public struct SigningKeySet: Sendable {
     }
 
     private func publishedKeys() throws(JWTError) -> [JWTKey] {
-        let now = clock.now()
+        let now = clock.now
         return [try signer.key.publicKey()] + retired.filter { $0.publishedUntil > now }.map(\.key)
     }
 

@@ -11,7 +11,7 @@ enum ClaimValidator {
             } catch {
                 return .failure(JWTPayloadParser.malformed(error))
             }
-            let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: options.clock.now())
+            let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: options.clock.now.timeIntervalSince1970)
             if let failure = options.firstFailure(in: subject) { return .failure(failure.error) }
             return .success(())
         }
@@ -32,10 +32,10 @@ extension ValidationOptions {
     func firstFailure(in subject: ClaimsUnderTest) -> ClaimFailure? {
         if let failure = RequiredClaimsRule(names: requiredClaimNames).failure(in: subject) { return failure }
         if let failure = NumericDateTypesRule().failure(in: subject) { return failure }
-        if let failure = ExpirationRule(leeway: leeway).failure(in: subject) { return failure }
-        if let failure = NotBeforeRule(leeway: leeway).failure(in: subject) { return failure }
-        if rejectIssuedInFuture, let failure = IssuedAtRule(leeway: leeway).failure(in: subject) { return failure }
-        if let maxAge, let failure = MaxAgeRule(maxAge: maxAge, leeway: leeway).failure(in: subject) { return failure }
+        if let failure = ExpirationRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if let failure = NotBeforeRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if rejectIssuedInFuture, let failure = IssuedAtRule(leeway: leewaySpan.seconds).failure(in: subject) { return failure }
+        if let maxAgeSpan, let failure = MaxAgeRule(maxAge: maxAgeSpan.seconds, leeway: leewaySpan.seconds).failure(in: subject) { return failure }
         if let issuers, let failure = IssuerRule(accepted: issuers).failure(in: subject) { return failure }
         if let failure = AudienceRule(accepted: audiences).failure(in: subject) { return failure }
         if let expected = self.subject, let failure = SubjectRule(expected: expected).failure(in: subject) { return failure }

@@ -9,15 +9,15 @@ public struct ValidationOptions: Sendable {
     /// Algorithms accepted; `nil` means every algorithm the key may be used with. The
     /// effective set is always intersected with the key's own algorithms.
     public var algorithms: Set<JWTAlgorithm>?
-    /// Seconds of clock skew tolerated for `exp`, `nbf`, `iat` and ``maxAge`` (default 0).
-    /// Never negative: a negative, NaN or infinite value, set here or in `init`, becomes 0.
-    public var leeway: Double {
-        get { storedLeeway }
-        set { storedLeeway = Self.clampedLeeway(newValue) }
+    /// Clock skew tolerated for `exp`, `nbf`, `iat` and ``maxAge`` (default zero; sub-second
+    /// spans count). Never negative: a negative span, set here or in `init`, becomes zero.
+    public var leeway: Duration {
+        get { leewaySpan.duration }
+        set { leewaySpan = SecondsSpan(newValue.clampedToZero) }
     }
-    private var storedLeeway: Double
-
-    private static func clampedLeeway(_ value: Double) -> Double { value.isFinite && value > 0 ? value : 0 }
+    /// ``leeway`` with its seconds, converted once when it is set: the claim rules count in
+    /// seconds (NumericDates), and verification must not convert on every token.
+    private(set) var leewaySpan: SecondsSpan
     /// Claims that must be present (default `["exp"]`).
     public var requiredClaims: Set<String> {
         get { storedRequiredClaims }
@@ -39,11 +39,16 @@ public struct ValidationOptions: Sendable {
     /// The expected header `typ` (compared case-insensitively, an `application/` prefix
     /// ignored, per RFC 7515 §4.1.9); `nil` to skip.
     public var type: String?
-    /// Maximum age in seconds since `iat` (requires `iat`); `nil` for no limit.
-    public var maxAge: Double?
+    /// Maximum age since `iat` (requires `iat`); `nil` for no limit.
+    public var maxAge: Duration? {
+        get { maxAgeSpan?.duration }
+        set { maxAgeSpan = newValue.map(SecondsSpan.init) }
+    }
+    /// ``maxAge`` with its seconds, converted once when it is set (see ``leewaySpan``).
+    private(set) var maxAgeSpan: SecondsSpan?
     /// Whether an `iat` later than now (plus leeway) is refused (default true).
     public var rejectIssuedInFuture: Bool
-    /// Where "now" comes from.
+    /// Where "now" comes from (read once per verification).
     public var clock: any TokenClock
     /// Size and nesting limits.
     public var limits: ParsingLimits
@@ -51,29 +56,31 @@ public struct ValidationOptions: Sendable {
     /// to refuse the token. Runs only after every other check passed.
     public var customCheck: (@Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void)?
 
+    /// Options with the given checks; every parameter defaults to the behaviour described on
+    /// the type (`leeway` is clamped to zero when negative).
     public init(
         algorithms: Set<JWTAlgorithm>? = nil,
-        leeway: Double = 0,
+        leeway: Duration = .zero,
         requiredClaims: Set<String> = ["exp"],
         issuers: Set<String>? = nil,
         audiences: Set<String>? = nil,
         subject: String? = nil,
         type: String? = nil,
-        maxAge: Double? = nil,
+        maxAge: Duration? = nil,
         rejectIssuedInFuture: Bool = true,
         clock: any TokenClock = SystemClock(),
         limits: ParsingLimits = .default,
         customCheck: (@Sendable (JWTHeader, JWTClaims) throws(JWTError) -> Void)? = nil
     ) {
         self.algorithms = algorithms
-        self.storedLeeway = Self.clampedLeeway(leeway)
+        self.leewaySpan = SecondsSpan(leeway.clampedToZero)
         self.storedRequiredClaims = requiredClaims
         self.requiredClaimNames = requiredClaims.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         self.issuers = issuers
         self.audiences = audiences
         self.subject = subject
         self.type = type
-        self.maxAge = maxAge
+        self.maxAgeSpan = maxAge.map(SecondsSpan.init)
         self.rejectIssuedInFuture = rejectIssuedInFuture
         self.clock = clock
         self.limits = limits

@@ -35,7 +35,7 @@ public struct TokenAuditor: Sendable {
         var record = AuditRecord(source: source, line: line)
         let inspected: InspectedToken
         switch TokenInspection.inspect(token, limits: policy.limits, requiredClaims: policy.requiredClaims,
-                                       now: policy.now, scratch: &scratch.inspection) {
+                                       now: policy.nowSeconds, scratch: &scratch.inspection) {
         case .success(let token): inspected = token
         case .failure(let error):
             if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
@@ -69,7 +69,7 @@ public struct TokenAuditor: Sendable {
     /// `iat-in-future` and `missing-claim` are the core rules' verdicts; the rest are the
     /// audit's own policies.
     private func evaluate(_ record: inout AuditRecord, _ inspected: InspectedToken) {
-        let now = policy.now
+        let now = policy.nowSeconds
         let exp = record.expiration?.doubleValue
         let iat = record.issuedAt?.doubleValue
         if let exp, let iat { record.lifetime = exp - iat }
@@ -79,13 +79,13 @@ public struct TokenAuditor: Sendable {
         if Self.isNone(record.algorithm) { findings.insert(.algNone) }
         if exp == nil { findings.insert(.noExp) }
         if iat == nil { findings.insert(.noIat) }
-        if let max = policy.maxLifetime, let lifetime = record.lifetime, lifetime > Double(max) {
+        if let max = policy.maxLifetimeSpan?.seconds, let lifetime = record.lifetime, lifetime > max {
             findings.insert(.lifetimeExceedsMax)
         }
         if inspected.expired { findings.insert(.expired) }
         if inspected.notYetValid { findings.insert(.notYetValid) }
         if inspected.issuedInFuture { findings.insert(.iatInFuture) }
-        if let window = policy.warnWithin, let exp, exp > now, exp - now <= Double(window) {
+        if let window = policy.warnWithinSpan?.seconds, let exp, exp > now, exp - now <= window {
             findings.insert(.expiresSoon)
         }
         if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }

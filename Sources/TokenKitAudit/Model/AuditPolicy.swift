@@ -1,3 +1,4 @@
+import Foundation
 import TokenKit
 
 /// What an audit checks tokens against. A value type: build it once, share it between tasks.
@@ -7,12 +8,32 @@ import TokenKit
 /// policies below add findings but never change a token's ``AuditStatus``. It does not
 /// verify signatures by itself (see ``AuditSignatureChecker``).
 public struct AuditPolicy: Sendable {
-    /// "Now", in seconds since 1970 (fractions allowed). `exp == now` counts as expired.
-    public var now: Double
-    /// Longest acceptable `exp - iat`, in seconds; `nil` disables `lifetime-exceeds-max`.
-    public var maxLifetime: Int64?
-    /// Flag tokens expiring within this many seconds (`expires-soon`); `nil` disables it.
-    public var warnWithin: Int64?
+    /// "Now" (fractions of a second count). `exp == now` counts as expired.
+    public var now: Date {
+        get { storedNow }
+        set {
+            storedNow = newValue
+            nowSeconds = newValue.timeIntervalSince1970
+        }
+    }
+    private var storedNow: Date
+    /// ``now`` in seconds since 1970, converted once when it is set: tokens' NumericDates
+    /// are compared with it per token.
+    private(set) var nowSeconds: Double
+    /// Longest acceptable `exp - iat`; `nil` disables `lifetime-exceeds-max`.
+    public var maxLifetime: Duration? {
+        get { maxLifetimeSpan?.duration }
+        set { maxLifetimeSpan = newValue.map(SecondsSpan.init) }
+    }
+    /// ``maxLifetime`` with its seconds, converted once when it is set.
+    private(set) var maxLifetimeSpan: SecondsSpan?
+    /// Flag tokens expiring within this span (`expires-soon`); `nil` disables it.
+    public var warnWithin: Duration? {
+        get { warnWithinSpan?.duration }
+        set { warnWithinSpan = newValue.map(SecondsSpan.init) }
+    }
+    /// ``warnWithin`` with its seconds, converted once when it is set.
+    private(set) var warnWithinSpan: SecondsSpan?
     /// Claims every token must carry (`missing-claim` otherwise); empty disables it.
     public var requiredClaims: [String]
     /// `alg` values tokens may use, compared exactly (`alg-not-allowed` otherwise); `nil`
@@ -28,18 +49,19 @@ public struct AuditPolicy: Sendable {
 
     /// A policy with only the contract's checks, failing on any finding.
     public init(
-        now: Double,
-        maxLifetime: Int64? = nil,
-        warnWithin: Int64? = nil,
+        now: Date,
+        maxLifetime: Duration? = nil,
+        warnWithin: Duration? = nil,
         requiredClaims: [String] = [],
         allowedAlgorithms: Set<String>? = nil,
         failOn: AuditFindings = AuditFindings(AuditFinding.all),
         limits: ParsingLimits = .default,
         computeReferences: Bool = true
     ) {
-        self.now = now
-        self.maxLifetime = maxLifetime
-        self.warnWithin = warnWithin
+        self.storedNow = now
+        self.nowSeconds = now.timeIntervalSince1970
+        self.maxLifetimeSpan = maxLifetime.map(SecondsSpan.init)
+        self.warnWithinSpan = warnWithin.map(SecondsSpan.init)
         self.requiredClaims = requiredClaims
         self.allowedAlgorithms = allowedAlgorithms
         self.failOn = failOn

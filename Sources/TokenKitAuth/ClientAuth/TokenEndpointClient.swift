@@ -11,7 +11,7 @@ struct TokenEndpointClient: Sendable {
     let clientID: String
     let clientAuthentication: ClientAuthentication
     let transport: any HTTPTransport
-    let clock: any AuthClock
+    let clock: any TokenClock
     let logger: Logger?
     /// The total time one request may take (passed to the transport as its deadline).
     let requestTimeout: Duration
@@ -23,7 +23,7 @@ struct TokenEndpointClient: Sendable {
     /// ``TokenEndpoint/validate(_:)``) or an empty client id.
     init(
         tokenEndpoint: URL, clientID: String, clientAuthentication: ClientAuthentication,
-        transport: any HTTPTransport, clock: any AuthClock, logger: Logger?,
+        transport: any HTTPTransport, clock: any TokenClock, logger: Logger?,
         requestTimeout: Duration = HTTPTransportRequest.defaultTimeout, maxResponseBytes: Int = 64 * 1024
     ) throws(AuthError) {
         try TokenEndpoint.validate(tokenEndpoint)

@@ -35,7 +35,7 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
     /// The largest response body accepted.
     public let maxResponseBytes: Int
     private let client: TokenEndpointClient
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let logger: Logger?
 
     /// Creates the grant (each request bounded in total by `requestTimeout` and in size by
@@ -48,7 +48,7 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
         scopes: [String] = [],
         dpop: Bool = false,
         transport: any HTTPTransport,
-        clock: any AuthClock = SystemAuthClock(),
+        clock: any TokenClock = SystemClock(),
         maxResponseBytes: Int = 64 * 1024,
         requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
         logger: Logger? = nil

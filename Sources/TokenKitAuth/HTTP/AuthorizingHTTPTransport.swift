@@ -25,13 +25,13 @@ import Logging
 public struct AuthorizingHTTPTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let provider: AuthProvider
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let logger: Logger?
     private let nonces = DPoPNonces()
     private let keys = LockedValue<(json: String, key: DPoPKey)?>(nil)
 
     /// Wraps `base`, taking tokens from `provider`; `clock` dates DPoP proofs.
-    public init(wrapping base: any HTTPTransport, provider: AuthProvider, clock: any AuthClock = SystemAuthClock(), logger: Logger? = nil) {
+    public init(wrapping base: any HTTPTransport, provider: AuthProvider, clock: any TokenClock = SystemClock(), logger: Logger? = nil) {
         self.base = base
         self.provider = provider
         self.clock = clock

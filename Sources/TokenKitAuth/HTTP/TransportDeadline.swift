@@ -38,7 +38,7 @@ package enum TransportDeadline {
 
     /// E.g. `30 s` or `0.5 s`.
     static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.seconds
         return seconds == seconds.rounded() ? "\(Int64(seconds)) s" : "\(seconds) s"
     }
 }

@@ -38,7 +38,7 @@ public actor AuthProvider {
     private let refresher: any TokenRefresher
     /// The refresher when it can also acquire without a refresh token (client credentials).
     private let acquirer: (any TokenAcquirer)?
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let lock: (any RefreshLock)?
     private let backoff: RefreshBackoff
     private let logger: Logger?
@@ -69,7 +69,7 @@ public actor AuthProvider {
         key: CredentialKey,
         refresher: any TokenRefresher,
         skew: Duration = .seconds(60),
-        clock: any AuthClock = SystemAuthClock(),
+        clock: any TokenClock = SystemClock(),
         lock: (any RefreshLock)? = nil,
         backoff: RefreshBackoff = .standard,
         logger: Logger? = nil
@@ -217,7 +217,7 @@ public actor AuthProvider {
             failures += 1
             lastFailure = error
             if let delay = backoff.delay(afterFailures: failures) {
-                retryNotBefore = clock.now.addingTimeInterval(delay.timeInterval)
+                retryNotBefore = clock.now + delay
             }
         }
         let waiting = waiters ?? [:]
@@ -336,7 +336,7 @@ public actor AuthProvider {
     /// Whether `tokenSet`'s access token expires within ``skew`` (never, when its expiry is unknown).
     private func isExpiring(_ tokenSet: TokenSet) -> Bool {
         guard let expiry = accessTokenExpiry(of: tokenSet) else { return false }
-        return clock.now.addingTimeInterval(skew.timeInterval) >= expiry
+        return clock.now + skew >= expiry
     }
 
     // MARK: - Events

@@ -5,7 +5,7 @@ import Foundation
 /// The first ``freeFailures`` failures are retried by the next call at once; after that,
 /// calls fail fast with ``AuthError/Code/retryLater`` until `initialDelay × 2^(n−1)` (at most
 /// ``maximumDelay``) has passed since the n-th backoff failure. A success, or a rejected
-/// refresh token, starts over. Time comes from the provider's ``AuthClock``.
+/// refresh token, starts over. Time comes from the provider's `TokenClock`.
 public struct RefreshBackoff: Sendable, Hashable {
     /// Failures in a row that are retried immediately by the next call.
     public var freeFailures: Int
@@ -30,13 +30,5 @@ public struct RefreshBackoff: Sendable, Hashable {
         let exponent = min(failures - freeFailures - 1, 30)
         let delay = initialDelay * (1 << exponent)
         return min(delay, maximumDelay)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

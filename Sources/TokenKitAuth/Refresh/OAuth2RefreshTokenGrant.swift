@@ -41,7 +41,7 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
     /// not a JWT with `exp`, which wins); `nil` keeps such a token until the server rejects it.
     public let assumedLifetime: Duration?
     private let client: TokenEndpointClient
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let logger: Logger?
 
     /// Creates the grant; throws ``AuthError/Code/invalidConfiguration`` for an unsafe
@@ -52,7 +52,7 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         clientAuthentication: ClientAuthentication = .none,
         scope: String? = nil,
         transport: any HTTPTransport,
-        clock: any AuthClock = SystemAuthClock(),
+        clock: any TokenClock = SystemClock(),
         maxResponseBytes: Int = 64 * 1024,
         requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
         assumedLifetime: Duration? = nil,
@@ -84,7 +84,7 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         do throws(AuthError) {
             let fresh = try TokenEndpointResponse.tokenSet(
                 from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes, dpop: dpopKey != nil,
-                assumedLifetime: assumedLifetime?.timeInterval)
+                assumedLifetime: assumedLifetime)
             logger?.debug("token endpoint issued a new token set", metadata: [
                 "rotated": "\(fresh.refreshToken != tokenSet.refreshToken)",
             ])

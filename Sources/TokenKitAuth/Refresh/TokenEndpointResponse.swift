@@ -23,7 +23,7 @@ enum TokenEndpointResponse {
     /// ``AuthError/Code/invalidResponse`` for anything that is not a valid answer.
     static func tokenSet(
         from response: HTTPTransportResponse, previous: TokenSet, now: Date, maxBytes: Int, dpop: Bool = false,
-        assumedLifetime: TimeInterval? = nil
+        assumedLifetime: Duration? = nil
     ) throws(AuthError) -> TokenSet {
         guard response.body.count <= maxBytes else {
             throw .invalidResponse("body is larger than \(maxBytes) bytes")
@@ -38,7 +38,7 @@ enum TokenEndpointResponse {
             throw .invalidResponse("token_type \"\(printable(tokenType, limit: 40))\" is not \(dpop ? "Bearer or DPoP" : "Bearer")")
         }
         var expiresAt: Date?
-        if let seconds = try expiresIn(body) ?? assumedLifetime {
+        if let seconds = try expiresIn(body) ?? assumedLifetime?.seconds {
             expiresAt = now.addingTimeInterval(seconds)
         }
         let refreshToken = try string("refresh_token", in: body)

@@ -36,7 +36,7 @@ enum GuardedFetch {
         _ url: URL, headers: [HTTPHeader] = [], transport: any HTTPTransport, options: RemoteFetchOptions, what: String
     ) async throws(AuthError) -> Result {
         try validate(url, options: options, what: what)
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(options.timeout * 1000)))
+        let deadline = ContinuousClock.now.advanced(by: options.timeout)
         var current = url
         var redirects = 0
         while true {

@@ -59,7 +59,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     private let transport: any HTTPTransport
     private let discovery: OpenIDDiscovery?
     private let logger: Logger?
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let lock = NSLock()
     private var state = State()
 
@@ -73,7 +73,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     ///   acceptable under `options.fetch`.
     public init(
         _ location: Location, transport: any HTTPTransport, options: RemoteJWKSOptions = RemoteJWKSOptions(),
-        logger: Logger? = nil, clock: any AuthClock = SystemAuthClock()
+        logger: Logger? = nil, clock: any TokenClock = SystemClock()
     ) throws(AuthError) {
         switch location.kind {
         case .url(let url):
@@ -101,7 +101,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     public var status: RemoteJWKSStatus {
         let now = clock.now
         return withState { state in
-            let usable = state.freshUntil.map { $0.addingTimeInterval(options.maxStaleness) }
+            let usable = state.freshUntil.map { $0 + options.maxStaleness }
             let keys = usable.map { now < $0 } == true ? state.keys : nil
             return RemoteJWKSStatus(
                 keyCount: keys?.keys.count ?? 0, lastFetch: state.lastFetch, lastAttempt: state.lastAttempt,
@@ -134,7 +134,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             if state.inFlight == nil, Self.cooledDown(state, at: now, cooldown: options.cooldown) {
                 _ = startFetch(&state, at: now)
             }
-            return now < freshUntil.addingTimeInterval(options.maxStaleness) ? keys : nil
+            return now < freshUntil + options.maxStaleness ? keys : nil
         }
     }
 
@@ -155,15 +155,15 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     }
 
     /// Whether the cooldown since the last attempt has passed.
-    private static func cooledDown(_ state: State, at now: Date, cooldown: Double) -> Bool {
+    private static func cooledDown(_ state: State, at now: Date, cooldown: Duration) -> Bool {
         guard let last = state.lastAttempt else { return true }
-        return now.timeIntervalSince(last) >= cooldown
+        return now >= last + cooldown
     }
 
     private func usableKeys(at now: Date) -> JWKSet? {
         withState { state in
             guard let keys = state.keys, let freshUntil = state.freshUntil,
-                  now < freshUntil.addingTimeInterval(options.maxStaleness) else { return nil }
+                  now < freshUntil + options.maxStaleness else { return nil }
             return keys
         }
     }
@@ -203,7 +203,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             let fetched = try await GuardedFetch.get(url, headers: headers, transport: transport, options: options.fetch, what: "JWKS")
             let response = fetched.response
             let now = clock.now
-            let freshUntil = now.addingTimeInterval(options.freshness(cacheControl: response.headers.first(named: "Cache-Control")))
+            let freshUntil = now + options.freshness(cacheControl: response.headers.first(named: "Cache-Control"))
             if response.status == 304, etag != nil {
                 withState { state in
                     state.lastFetch = now
@@ -233,7 +233,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             let (held, usableUntil): (Int, Date?) = withState { state in
                 state.lastError = message
                 state.inFlight = nil
-                return (state.keys?.keys.count ?? 0, state.freshUntil.map { $0.addingTimeInterval(options.maxStaleness) })
+                return (state.keys?.keys.count ?? 0, state.freshUntil.map { $0 + options.maxStaleness })
             }
             logger?.warning("JWKS fetch failed; serving the last good keys while they are within max staleness", metadata: [
                 "error": "\(message)", "held_keys": "\(held)",

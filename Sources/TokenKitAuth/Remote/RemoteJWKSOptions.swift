@@ -10,47 +10,47 @@ public struct RemoteJWKSOptions: Sendable {
     /// URL checks, body cap and timeout of each request.
     public var fetch: RemoteFetchOptions
     /// The shortest time a fetched key set is considered fresh, whatever `max-age` says.
-    public var minCacheAge: Double
+    public var minCacheAge: Duration
     /// The longest time a fetched key set is considered fresh, whatever `max-age` says.
-    public var maxCacheAge: Double
+    public var maxCacheAge: Duration
     /// Freshness when the answer has no usable `Cache-Control: max-age`.
-    public var defaultCacheAge: Double
+    public var defaultCacheAge: Duration
     /// The least time between two fetches triggered by tokens (an unknown `kid`, keys past
     /// their freshness, a failed fetch). Callers arriving meanwhile share the fetch in
     /// flight or get the keys already held.
-    public var cooldown: Double
+    public var cooldown: Duration
     /// How long past its freshness a key set is still served while fetches fail. After
     /// that, verification fails with ``TokenKit/JWTError/Code/keysUnavailable``.
-    public var maxStaleness: Double
+    public var maxStaleness: Duration
 
-    /// Creates options; negative or non-finite values are replaced by the defaults, and
-    /// `maxCacheAge` is at least `minCacheAge`.
+    /// Creates options; negative spans are replaced by the defaults, and `maxCacheAge` is at
+    /// least `minCacheAge`.
     public init(
         fetch: RemoteFetchOptions = RemoteFetchOptions(),
-        minCacheAge: Double = 60, maxCacheAge: Double = 86_400, defaultCacheAge: Double = 300,
-        cooldown: Double = 30, maxStaleness: Double = 6 * 3600
+        minCacheAge: Duration = .seconds(60), maxCacheAge: Duration = .seconds(86_400), defaultCacheAge: Duration = .seconds(300),
+        cooldown: Duration = .seconds(30), maxStaleness: Duration = .seconds(6 * 3600)
     ) {
-        func clean(_ value: Double, _ fallback: Double) -> Double { value.isFinite && value >= 0 ? value : fallback }
+        func clean(_ value: Duration, _ fallback: Duration) -> Duration { value >= .zero ? value : fallback }
         self.fetch = fetch
-        self.minCacheAge = clean(minCacheAge, 60)
-        self.maxCacheAge = max(clean(maxCacheAge, 86_400), self.minCacheAge)
-        self.defaultCacheAge = clean(defaultCacheAge, 300)
-        self.cooldown = clean(cooldown, 30)
-        self.maxStaleness = clean(maxStaleness, 6 * 3600)
+        self.minCacheAge = clean(minCacheAge, .seconds(60))
+        self.maxCacheAge = max(clean(maxCacheAge, .seconds(86_400)), self.minCacheAge)
+        self.defaultCacheAge = clean(defaultCacheAge, .seconds(300))
+        self.cooldown = clean(cooldown, .seconds(30))
+        self.maxStaleness = clean(maxStaleness, .seconds(6 * 3600))
     }
 
     /// The freshness for an answer carrying `cacheControl`, within the bounds.
-    func freshness(cacheControl: String?) -> Double {
+    func freshness(cacheControl: String?) -> Duration {
         var age = defaultCacheAge
         if let cacheControl {
             for directive in cacheControl.split(separator: ",") {
                 let part = directive.trimmingCharacters(in: .whitespaces).lowercased()
                 if part == "no-cache" || part == "no-store" {
-                    age = 0
+                    age = .zero
                     break
                 }
                 if part.hasPrefix("max-age="), let seconds = Double(part.dropFirst(8)), seconds.isFinite, seconds >= 0 {
-                    age = seconds
+                    age = .seconds(clamping: seconds)
                 }
             }
         }

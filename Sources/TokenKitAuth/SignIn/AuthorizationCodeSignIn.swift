@@ -29,14 +29,14 @@ public struct AuthorizationCodeSignIn: Sendable {
     private let clientAuthentication: ClientAuthentication
     private let transport: any HTTPTransport
     private let opener: any BrowserOpener
-    private let clock: any AuthClock
+    private let clock: any TokenClock
 
     /// Creates the flow; throws ``AuthError/Code/invalidConfiguration`` when the configuration
     /// has no authorization endpoint, or `openid` is requested without an issuer and JWKS.
     public init(
         configuration: LoginConfiguration, scopes: [String], clientAuthentication: ClientAuthentication = .none,
         transport: any HTTPTransport, opener: any BrowserOpener, redirectPort: UInt16 = 0,
-        timeout: Duration = .seconds(300), clock: any AuthClock = SystemAuthClock()
+        timeout: Duration = .seconds(300), clock: any TokenClock = SystemClock()
     ) throws(AuthError) {
         guard configuration.authorizationEndpoint != nil else {
             throw .invalidConfiguration("no authorization endpoint is known (give one, or an issuer that publishes it)")

@@ -12,8 +12,8 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     public let verificationURIComplete: String?
     /// When the device code stops working.
     public let expiresAt: Date
-    /// The polling interval the server asked for, in seconds.
-    public let interval: Int
+    /// The polling interval the server asked for (whole seconds, 1 to 60).
+    public let interval: Duration
     let deviceCode: String
 
     /// `DeviceAuthorization(code: …, at: …)`.
@@ -38,14 +38,14 @@ public struct DeviceCodeSignIn: Sendable {
     public let scopes: [String]
     private let clientAuthentication: ClientAuthentication
     private let transport: any HTTPTransport
-    private let clock: any AuthClock
+    private let clock: any TokenClock
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates the flow; throws ``AuthError/Code/invalidConfiguration`` when no device
     /// authorization endpoint is known. `sleep` waits between polls (injectable for tests).
     public init(
         configuration: LoginConfiguration, scopes: [String], clientAuthentication: ClientAuthentication = .none,
-        transport: any HTTPTransport, clock: any AuthClock = SystemAuthClock(),
+        transport: any HTTPTransport, clock: any TokenClock = SystemClock(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws(AuthError) {
         guard configuration.deviceAuthorizationEndpoint != nil else {
@@ -82,7 +82,7 @@ public struct DeviceCodeSignIn: Sendable {
         return DeviceAuthorization(
             userCode: userCode, verificationURI: uri,
             verificationURIComplete: try SignInJSON.text("verification_uri_complete", in: body, what, required: false),
-            expiresAt: clock.now.addingTimeInterval(TimeInterval(expiresIn)), interval: max(1, min(interval, 60)),
+            expiresAt: clock.now + .seconds(expiresIn), interval: .seconds(max(1, min(interval, 60))),
             deviceCode: deviceCode)
     }
 
@@ -90,7 +90,7 @@ public struct DeviceCodeSignIn: Sendable {
     public func waitForApproval(_ authorization: DeviceAuthorization) async throws(AuthError) -> TokenSet {
         var interval = authorization.interval
         while true {
-            do { try await sleep(.seconds(interval)) } catch { throw .cancelled }
+            do { try await sleep(interval) } catch { throw .cancelled }
             if Task.isCancelled { throw .cancelled }
             guard clock.now < authorization.expiresAt else {
                 throw AuthError(code: .signInExpired, message: "the device code expired before the sign-in was approved")
@@ -106,7 +106,7 @@ public struct DeviceCodeSignIn: Sendable {
                 case "authorization_pending"?:
                     continue
                 case "slow_down"?:
-                    interval = min(interval + 5, 300)
+                    interval = min(interval + .seconds(5), .seconds(300))
                     continue
                 case "expired_token"?:
                     throw AuthError(code: .signInExpired, message: "the device code expired before the sign-in was approved", oauthError: "expired_token")

@@ -17,14 +17,14 @@ public struct IDTokenValidator: Sendable {
     public let issuer: String
     /// The client id that must be in `aud` (and equal `azp` when present).
     public let clientID: String
-    /// Clock skew tolerated for `exp` and `iat`, in seconds.
-    public let leeway: Double
+    /// Clock skew tolerated for `exp` and `iat` (a negative span counts as zero).
+    public let leeway: Duration
 
     /// Algorithms an ID token may be signed with (asymmetric only).
     public static let algorithms: Set<JWTAlgorithm> = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .es256, .es384, .es512, .eddsa]
 
     /// Creates a validator for tokens issued by `issuer` to `clientID`.
-    public init(issuer: String, clientID: String, leeway: Double = 60) {
+    public init(issuer: String, clientID: String, leeway: Duration = .seconds(60)) {
         self.issuer = issuer
         self.clientID = clientID
         self.leeway = leeway

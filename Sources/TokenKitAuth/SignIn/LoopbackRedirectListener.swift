@@ -115,7 +115,7 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
             lock.unlock()
             guard listening >= 0 else { return .failure(.cancelled) }
             var poller = pollfd(fd: listening, events: Int16(POLLIN), revents: 0)
-            let slice = Int32(min(200, max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)))
+            let slice = Int32(min(200, max(1, remaining.wholeMilliseconds)))
             let ready = poll(&poller, 1, slice)
             guard ready > 0 else { continue }
             let client = accept(listening, nil, nil)

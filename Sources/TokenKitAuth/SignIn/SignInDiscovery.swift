@@ -17,7 +17,7 @@ public enum SignInDiscovery {
     /// sign-in fetches it once, while the user waits anyway.
     public static func configuration(
         issuer: String, clientID: String, authMethod: String = "none", transport: any HTTPTransport,
-        options: RemoteFetchOptions = RemoteFetchOptions(timeout: 30)
+        options: RemoteFetchOptions = RemoteFetchOptions(timeout: .seconds(30))
     ) async throws(AuthError) -> LoginConfiguration {
         let metadata = try await OpenIDDiscovery(issuer: issuer, transport: transport, options: options).fetch()
         guard let token = metadata.tokenEndpoint else {

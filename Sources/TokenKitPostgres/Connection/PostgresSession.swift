@@ -141,6 +141,6 @@ actor PostgresSession {
 
     /// `duration` in whole milliseconds (at least 1).
     static func milliseconds(_ duration: Duration) -> Int64 {
-        max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        max(1, duration.wholeMilliseconds)
     }
 }

@@ -58,13 +58,13 @@ public final class PostgresTokenStore: TokenStore {
     private let options: Options
     private let session: PostgresSession
     private let prepared: PreparedCipher
-    private let clock: @Sendable () -> Date
+    private let clock: any TokenClock
 
     /// A store on `endpoint` encrypted with `key`. Nothing connects until the first call;
     /// `clock` supplies the timestamps written on save.
     public init(
         endpoint: PostgresEndpoint, key: FileStoreKey, options: Options = Options(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any TokenClock = SystemClock()
     ) {
         self.endpoint = endpoint
         self.key = key
@@ -90,7 +90,7 @@ public final class PostgresTokenStore: TokenStore {
     /// key this store cannot read: a wrong passphrase never clobbers other replicas' credential.
     public func save(_ credential: Credential, for key: CredentialKey) async throws(TokenStoreError) {
         let cipher = try await cipher()
-        let row = try Row(credential, key: key, cipher: cipher, now: clock())
+        let row = try Row(credential, key: key, cipher: cipher, now: clock.now)
         let table = table
         let readable = cipher.readable.map(\.id).joined(separator: ",")
         let saved = try await session.run("saving \(key)") { (connection) async throws(PGError) -> Bool in
@@ -174,7 +174,7 @@ public final class PostgresTokenStore: TokenStore {
                         [.text(key.service), .text(key.account), .int64(stored.version)]).isEmpty)
                 }
             case (nil, let new?):
-                let row = try Row(new, key: key, cipher: cipher, now: clock())
+                let row = try Row(new, key: key, cipher: cipher, now: clock.now)
                 written = try await session.run("creating \(key)") { (connection) async throws(PGError) -> Bool in
                     !(try await connection.query("""
                         INSERT INTO \(table.quoted)
@@ -185,7 +185,7 @@ public final class PostgresTokenStore: TokenStore {
                         """, row.parameters(key)).isEmpty)
                 }
             case (let stored?, let new?):
-                let row = try Row(new, key: key, cipher: cipher, now: clock())
+                let row = try Row(new, key: key, cipher: cipher, now: clock.now)
                 written = try await session.run("replacing \(key)") { (connection) async throws(PGError) -> Bool in
                     !(try await connection.query("""
                         UPDATE \(table.quoted) SET

@@ -11,15 +11,17 @@ final class Deadline: @unchecked Sendable {
     // @unchecked Sendable: GCancellable is thread-safe (g_cancellable_cancel may be called
     // from any thread), and `timer` is only touched in init, finish and deinit.
     let cancellable: UnsafeMutablePointer<GCancellable>
-    let seconds: Double
+    /// The span the operation was given.
+    let span: Duration
     private let timer: any DispatchSourceTimer
 
-    init(seconds: Double) {
+    /// Starts the timer: the cancellable is cancelled once `span` has passed.
+    init(_ span: Duration) {
         // g_cancellable_new never returns NULL.
         cancellable = g_cancellable_new()
-        self.seconds = seconds
+        self.span = span
         timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.schedule(deadline: .now() + seconds)
+        timer.schedule(deadline: .now() + span.clampedToZero.seconds)
         let target = UnsafeMutableRawPointer(cancellable)
         g_object_ref(target)  // the timer's own reference, dropped when it fires or is cancelled
         let box = SendablePointer(raw: target)

@@ -47,13 +47,13 @@ public final class EncryptedFileStore: TokenStore {
     private let directory: String
     private let cipher: FileCipher
     private let queue: DispatchQueue
-    private let clock: @Sendable () -> Date
+    private let clock: any TokenClock
     private let beforeRename: (@Sendable (String) -> Void)?
 
     /// A store backed by the file at `path` (created on first write), opened with `key`.
     ///
     /// Nothing is read until the first operation, so a wrong passphrase surfaces there.
-    public init(path: String, key: FileStoreKey, options: Options = Options(), clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(path: String, key: FileStoreKey, options: Options = Options(), clock: any TokenClock = SystemClock()) {
         // Used as given: resolving symbolic links here would defeat the refusal to follow one.
         self.path = path
         self.lockPath = path + ".lock"
@@ -83,7 +83,7 @@ public final class EncryptedFileStore: TokenStore {
 
     /// Stores `credential` under `key`, replacing any previous one (atomically, under the lock).
     public func save(_ credential: Credential, for key: CredentialKey) async throws(TokenStoreError) {
-        let now = clock()
+        let now = clock.now
         try await update { entries in
             entries[key] = credential.stamped(replacing: entries[key], now: now)
             return ((), true)
@@ -116,7 +116,7 @@ public final class EncryptedFileStore: TokenStore {
 
     /// Compare-and-swap under the file lock; see ``TokenStore/replace(_:expected:with:)``.
     public func replace(_ key: CredentialKey, expected: Credential?, with new: Credential?) async throws(TokenStoreError) -> Bool {
-        let now = clock()
+        let now = clock.now
         return try await update { entries in
             guard Credential.matches(stored: entries[key], expected: expected) else { return (false, false) }
             if let new {

@@ -17,12 +17,12 @@ package final class FileLock {
 
     /// How long a store operation waits for another process's lock by default: far longer
     /// than any read-modify-write takes (the slowest accepted scrypt work included).
-    package static let defaultTimeout: Double = 60
+    package static let defaultTimeout: Duration = .seconds(60)
 
     /// Opens (creating, mode 0600) `path` and waits until the exclusive lock is held, or
-    /// throws ``TokenStoreError/Code/timeout`` after `timeout` seconds. Blocks the calling
+    /// throws ``TokenStoreError/Code/timeout`` after `timeout` (0 to 1 day). Blocks the calling
     /// thread (callers run it on their own queue).
-    package init(path: String, timeout: Double = FileLock.defaultTimeout) throws(TokenStoreError) {
+    package init(path: String, timeout: Duration = FileLock.defaultTimeout) throws(TokenStoreError) {
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             if errno == ELOOP { throw .insecurePermissions("the lock file \(path) is a symbolic link; refusing to follow it") }
@@ -45,7 +45,7 @@ package final class FileLock {
             throw error
         }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(max(0, min(timeout, 86_400)) * 1000)))
+        let deadline = clock.now.advanced(by: min(timeout.clampedToZero, .seconds(86_400)))
         var pause = 0.002
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno

@@ -89,9 +89,9 @@ struct AuditCommand: AsyncParsableCommand {
         try await reportingFailures {
             let outputFormat: AuditOutputFormat = json ? .json : (format ?? .table)
             let policy = AuditPolicy(
-                now: now ?? Date().timeIntervalSince1970.rounded(.down),
-                maxLifetime: maxLifetime?.seconds,
-                warnWithin: warnWithin?.seconds,
+                now: Date(timeIntervalSince1970: now ?? Date().timeIntervalSince1970.rounded(.down)),
+                maxLifetime: maxLifetime.map { .seconds($0.seconds) },
+                warnWithin: warnWithin.map { .seconds($0.seconds) },
                 requiredClaims: requiredClaims,
                 allowedAlgorithms: allowedAlgorithms.isEmpty ? nil : Set(Self.commaSeparated(allowedAlgorithms)),
                 failOn: noFailOn ? AuditFindings() : (failOn.isEmpty ? AuditFindings(AuditFinding.all) : try Self.findings(failOn)),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TokenKit
 
 /// `tokenkit verify`: checks a token's signature and claims.
@@ -77,12 +78,12 @@ struct VerifyCommand: AsyncParsableCommand {
             let text = try TokenInput.token(token)
             let options = ValidationOptions(
                 algorithms: alg.isEmpty ? nil : Set(alg),
-                leeway: leeway,
+                leeway: .seconds(clamping: leeway),
                 requiredClaims: Set(require),
                 issuers: iss.map { [$0] },
                 audiences: aud.map { [$0] },
                 rejectIssuedInFuture: false,
-                clock: now.map { FixedClock($0) as any TokenClock } ?? SystemClock())
+                clock: now.map { FixedClock(Date(timeIntervalSince1970: $0)) as any TokenClock } ?? SystemClock())
             let verifier = JWTVerifier(keys: keys, options: options)
             do throws(JWTError) {
                 if jws {

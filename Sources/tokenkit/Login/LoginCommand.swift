@@ -67,7 +67,7 @@ struct LoginCommand: AsyncParsableCommand {
         let authentication = client.authentication
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(environment: environment)
-        let transport = URLSessionTransport(timeout: 30)
+        let transport = URLSessionTransport(timeout: .seconds(30))
         let configuration = try await endpoints.configuration(authMethod: authentication.methodName, credentialFile: client.file, transport: transport)
         let tokenSet: TokenSet
         if device {

@@ -39,7 +39,7 @@ struct LogoutCommand: AsyncParsableCommand {
         let credentialKey = try key.key()
         let flagged = try clientAuth.fromFlags()
         let opened = try await backend.openStore()
-        let transport = URLSessionTransport(timeout: 30)
+        let transport = URLSessionTransport(timeout: .seconds(30))
         let outcome = try await SignOut.run(store: opened.store, key: credentialKey, revoke: !noRevoke) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }
             let client: ClientAuthOptions.Resolved

@@ -47,7 +47,7 @@ final class RecordingSleeper: @unchecked Sendable {
 
     func sleep(_ duration: Duration) {
         mutex.withLock { pauses.append(duration.components.seconds) }
-        clock.advance(by: TimeInterval(duration.components.seconds))
+        clock.advance(by: .seconds(duration.components.seconds))
     }
 }
 

@@ -9,13 +9,13 @@ import TokenKitURLSession
 /// the loopback listener, `state`, replayed codes, ID tokens, the device grant and revocation.
 @Suite("Sign-in against django-oauth-toolkit", .enabled(if: OAuthServerEnvironment.enabled), .serialized)
 struct DjangoOAuthToolkitSignInTests {
-    let transport = URLSessionTransport(timeout: 30)
+    let transport = URLSessionTransport(timeout: .seconds(30))
 
     func configuration(_ env: OAuthServerEnvironment, client: String) async throws -> LoginConfiguration {
         // One Django process serves every sign-in test of the busy second pass: give its
         // discovery document a minute rather than the default 30 s.
         try await SignInDiscovery.configuration(
-            issuer: env.issuer, clientID: env[client], transport: transport, options: RemoteFetchOptions(timeout: 60))
+            issuer: env.issuer, clientID: env[client], transport: transport, options: RemoteFetchOptions(timeout: .seconds(60)))
     }
 
     /// An opener that runs the scripted user agent with `action` and records the callback URL.
@@ -208,7 +208,7 @@ struct DjangoOAuthToolkitSignInTests {
     /// A plain GET, as the browser would send to the loopback listener.
     static func get(_ url: String) async throws {
         guard let url = URL(string: url) else { throw DeadlineExceeded(what: "bad URL") }
-        _ = try await URLSessionTransport(timeout: 20).send(HTTPTransportRequest(url: url))
+        _ = try await URLSessionTransport(timeout: .seconds(20)).send(HTTPTransportRequest(url: url))
     }
 }
 

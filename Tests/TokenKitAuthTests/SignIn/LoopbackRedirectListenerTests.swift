@@ -12,11 +12,11 @@ struct LoopbackRedirectListenerTests {
         #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(listener.port)/callback")
         async let callback = listener.waitForCallback(timeout: .seconds(20)) { _ in nil }
         // Stray requests first: another path, and a callback with neither code nor error.
-        let stray = try await URLSessionTransport(timeout: 10).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/favicon.ico")!))
+        let stray = try await URLSessionTransport(timeout: .seconds(10)).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/favicon.ico")!))
         #expect(stray.status == 404)
-        let empty = try await URLSessionTransport(timeout: 10).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?x=1")!))
+        let empty = try await URLSessionTransport(timeout: .seconds(10)).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?x=1")!))
         #expect(empty.status == 400)
-        let page = try await URLSessionTransport(timeout: 10).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a%2Bb+c&state=s")!))
+        let page = try await URLSessionTransport(timeout: .seconds(10)).send(HTTPTransportRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/callback?code=a%2Bb+c&state=s")!))
         #expect(page.status == 200)
         #expect(String(decoding: page.body, as: UTF8.self).contains("You are signed in"))
         let received = try await callback

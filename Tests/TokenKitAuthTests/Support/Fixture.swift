@@ -11,7 +11,7 @@ struct Fixture: Sendable {
     let key: CredentialKey
     let transport: any HTTPTransport
 
-    init(server: OAuthTestServer, transport: any HTTPTransport = URLSessionTransport(timeout: 60)) throws {
+    init(server: OAuthTestServer, transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(60))) throws {
         self.server = server
         self.transport = transport
         key = try CredentialKey(service: "com.example.api", account: "alice")
@@ -54,5 +54,5 @@ struct Fixture: Sendable {
 
 extension Fixture {
     /// The transport used when a test does not pick one.
-    static func defaultTransport() -> any HTTPTransport { URLSessionTransport(timeout: 60) }
+    static func defaultTransport() -> any HTTPTransport { URLSessionTransport(timeout: .seconds(60)) }
 }

@@ -52,11 +52,11 @@ actor ServiceServerState {
     private var tokens: [String: String?] = [:]
     private var revoked: Set<String> = []
     private var seenJTIs: Set<String> = []
-    private let clock: @Sendable () -> Date
+    private let clock: any TokenClock
     /// `http://127.0.0.1:PORT`, set when the server starts.
     private var baseURL = ""
 
-    init(clock: @escaping @Sendable () -> Date) { self.clock = clock }
+    init(clock: any TokenClock) { self.clock = clock }
 
     func set(baseURL: String) { self.baseURL = baseURL }
     func set(clientAuth: ClientAuth) { self.clientAuth = clientAuth }
@@ -204,7 +204,7 @@ actor ServiceServerState {
             guard let assertion = form["client_assertion"] else { return "no assertion" }
             let verifier = JWTVerifier(key: key, options: ValidationOptions(
                 requiredClaims: ["exp", "iat", "jti", "iss", "sub", "aud"], issuers: [Self.clientID],
-                audiences: [endpoint], subject: Self.clientID, clock: FixedClock(clock())))
+                audiences: [endpoint], subject: Self.clientID, clock: FixedClock(clock.now)))
             do {
                 let claims = try verifier.verify(assertion).claims
                 guard let jti = try claims.jwtID(), let exp = try claims.expiration(), let iat = try claims.issuedAt() else { return "claims" }
@@ -230,11 +230,11 @@ actor ServiceServerState {
             let key = try JWTKey(jwk: jwk)
             guard key.keyType != "oct", !key.canSign else { return .failure(.invalid("jwk is not a public key")) }
             let verifier = JWTVerifier(key: key, options: ValidationOptions(
-                requiredClaims: ["jti", "htm", "htu", "iat"], type: "dpop+jwt", clock: FixedClock(clock())))
+                requiredClaims: ["jti", "htm", "htu", "iat"], type: "dpop+jwt", clock: FixedClock(clock.now)))
             let claims = try verifier.verify(proof).claims
             guard try claims.string("htm") == method else { return .failure(.invalid("htm")) }
             guard try claims.string("htu") == url else { return .failure(.invalid("htu \(String(describing: try? claims.string("htu"))) != \(url)")) }
-            guard let iat = try claims.issuedAt(), abs(iat - clock().timeIntervalSince1970) <= 60 else { return .failure(.invalid("iat")) }
+            guard let iat = try claims.issuedAt(), abs(iat - clock.now.timeIntervalSince1970) <= 60 else { return .failure(.invalid("iat")) }
             if let accessToken {
                 let expected = Base64URL.encode(try SHA256Digest.hash(Array(accessToken.utf8)))
                 guard try claims.string("ath") == expected else { return .failure(.invalid("ath")) }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TokenKit
 
 /// A real token endpoint and resource server for service clients on 127.0.0.1 (ephemeral
 /// port), backed by ``ServiceServerState``. Routes: `POST /token`, `GET /resource`,
@@ -18,7 +19,7 @@ struct ServiceTokenServer: Sendable {
 
     /// Starts a server whose "now" is `clock`, runs `body` with it, then stops it.
     static func with<T: Sendable>(
-        clock: @escaping @Sendable () -> Date = { Date() },
+        clock: any TokenClock = SystemClock(),
         _ body: @escaping @Sendable (ServiceTokenServer) async throws -> T
     ) async throws -> T {
         let state = ServiceServerState(clock: clock)

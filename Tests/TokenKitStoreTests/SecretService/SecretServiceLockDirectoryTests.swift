@@ -10,7 +10,7 @@ import TokenKitStore
 @Suite struct SecretServiceLockDirectoryTests {
     func store(lockDirectory: String) -> SecretServiceStore {
         SecretServiceStore(
-            options: .init(lockFilePath: "\(lockDirectory)/secret-service.lock", timeout: 10),
+            options: .init(lockFilePath: "\(lockDirectory)/secret-service.lock", timeout: .seconds(10)),
             environment: ProcessInfo.processInfo.environment)
     }
 

@@ -31,7 +31,7 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try await SecretServiceGate.requireLive()
             let directory = try TestEnvironment.makeTemporaryDirectory()
             let store = SecretServiceStore(
-                options: .init(lockFilePath: "\(directory)/secret-service.lock", timeout: 10),
+                options: .init(lockFilePath: "\(directory)/secret-service.lock", timeout: .seconds(10)),
                 environment: ProcessInfo.processInfo.environment)
             return (store, directory)
         case .postgres:

@@ -21,7 +21,7 @@ struct CheckOrderTests {
     func claimsNotEvaluatedBeforeSignature() throws {
         let header = TestSupport.b64(#"{"alg":"HS256"}"#)
         let token = "\(header).\(TestSupport.b64(#"{"exp":1}"#)).\(Self.wrongSignature)"
-        expectJWTError(.badSignature) { try TokenForge.verifier(ValidationOptions(clock: FixedClock(TokenForge.now))).verify(token) }
+        expectJWTError(.badSignature) { try TokenForge.verifier(ValidationOptions(clock: FixedClock(unixTime: TokenForge.now))).verify(token) }
     }
 
     @Test("alg none is refused before anything else is looked at")

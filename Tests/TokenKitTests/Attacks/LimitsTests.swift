@@ -18,9 +18,9 @@ struct LimitsTests {
     func customLimit() throws {
         let token = TokenForge.token()
         let count = token.utf8.count
-        let atLimit = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now), limits: ParsingLimits(maxTokenBytes: count))
+        let atLimit = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now), limits: ParsingLimits(maxTokenBytes: count))
         #expect(try TokenForge.verifier(atLimit).verify(token).claims["sub"] == .string("alice"))
-        let below = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now), limits: ParsingLimits(maxTokenBytes: count - 1))
+        let below = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now), limits: ParsingLimits(maxTokenBytes: count - 1))
         expectJWTError(.tooLarge) { try TokenForge.verifier(below).verify(token) }
     }
 
@@ -28,7 +28,7 @@ struct LimitsTests {
     func deepPayload() throws {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         let token = TokenForge.token(payload: #"{"a":\#(deep)}"#)
-        let huge = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now), limits: ParsingLimits(maxTokenBytes: 1 << 20))
+        let huge = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now), limits: ParsingLimits(maxTokenBytes: 1 << 20))
         let error = expectJWTError(.malformed) { try TokenForge.verifier(huge).verify(token) }
         #expect(error?.reason.contains("nesting") == true, "\(error?.reason ?? "")")
     }

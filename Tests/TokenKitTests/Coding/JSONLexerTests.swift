@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func rulesSeeEscapedClaimsOnTheFastPath() throws {
-        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp"], issuers: ["iss"], audiences: ["api"], clock: FixedClock(TokenForge.now)))
+        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp"], issuers: ["iss"], audiences: ["api"], clock: FixedClock(unixTime: TokenForge.now)))
         let expired = TokenForge.token(payload: #"{"\u0065xp":1,"iss":"iss","aud":"api"}"#)
         #expect(throws: JWTError(code: .expired, reason: "")) { try verifier.verify(expired) }
         let valid = TokenForge.token(payload: #"{"exp":4102444800,"iss":"\u0069ss","aud":["x","\u0061pi"]}"#)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aRuleFailureBuildsTheGeneralPathsReason() throws {
-        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp", "jti"], clock: FixedClock(TokenForge.now)))
+        let verifier = try TokenForge.verifier(ValidationOptions(requiredClaims: ["exp", "jti"], clock: FixedClock(unixTime: TokenForge.now)))
         let token = TokenForge.token(payload: #"{"exp":4102444800}"#)
         do {
             _ = try verifier.verify(token)

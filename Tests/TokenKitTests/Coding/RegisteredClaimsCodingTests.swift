@@ -68,7 +68,7 @@ struct RegisteredClaimsCodingTests {
                                       exp: Date(timeIntervalSince1970: 1_795_310_900), iat: Date(timeIntervalSince1970: 1_795_310_000), jti: "j-2")
         let token = try JWTSigner(key: key).sign(claims)
         let verifier = JWTVerifier(key: try key.publicKey(),
-                                   options: ValidationOptions(audiences: ["api"], clock: FixedClock(1_795_310_100)))
+                                   options: ValidationOptions(audiences: ["api"], clock: FixedClock(unixTime: 1_795_310_100)))
         #expect(try verifier.verify(token, as: RegisteredClaims.self) == claims)
         let view = try verifier.verify(token).claims
         #expect(try view.audience() == ["api"])

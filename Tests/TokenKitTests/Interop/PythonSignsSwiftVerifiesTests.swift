@@ -10,7 +10,7 @@ import TokenKit
 struct PythonSignsSwiftVerifiesTests {
     /// Loads a verification key from a file written by interop.py.
     static func verifier(format: String, path: String) throws -> JWTVerifier {
-        let options = ValidationOptions(issuers: ["interop-python"], clock: FixedClock(1_800_000_000))
+        let options = ValidationOptions(issuers: ["interop-python"], clock: FixedClock(unixTime: 1_800_000_000))
         if format == "raw" {
             return JWTVerifier(key: try JWTKey.hmac(secret: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), options: options)
         }

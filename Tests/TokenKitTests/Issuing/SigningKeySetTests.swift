@@ -2,24 +2,6 @@ import Foundation
 import Testing
 import TokenKit
 
-/// A settable clock for rotation tests.
-final class StepClock: TokenClock, @unchecked Sendable {
-    // @unchecked Sendable: `value` is read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var value: Double
-    init(_ start: Double) { value = start }
-    func now() -> Double {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    func advance(_ seconds: Double) {
-        lock.lock()
-        value += seconds
-        lock.unlock()
-    }
-}
-
 @Suite("Issuing: signing key sets, rotation, published JWKS, custom header fields")
 struct SigningKeySetTests {
     static func claims(exp: Double) -> JWTClaims {
@@ -28,14 +10,14 @@ struct SigningKeySetTests {
 
     @Test("the current key signs with its kid; after rotation the old key stays published until its lifetime ends")
     func rotation() async throws {
-        let clock = StepClock(1_800_000_000)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let first = try JWTKey.generate(for: .es256, keyID: "2026-11")
         var set = try SigningKeySet(current: first, clock: clock)
-        let old = try set.sign(Self.claims(exp: clock.now() + 600))
+        let old = try set.sign(Self.claims(exp: clock.now.timeIntervalSince1970 + 600))
         #expect(try UnverifiedJWT(parsing: old).header.keyID == "2026-11")
 
-        try set.rotate(to: try JWTKey.generate(for: .es256, keyID: "2026-12"), retiredKeyLifetime: 660)
-        let new = try set.sign(Self.claims(exp: clock.now() + 600))
+        try set.rotate(to: try JWTKey.generate(for: .es256, keyID: "2026-12"), retiredKeyLifetime: .seconds(660))
+        let new = try set.sign(Self.claims(exp: clock.now.timeIntervalSince1970 + 600))
         #expect(try UnverifiedJWT(parsing: new).header.keyID == "2026-12")
 
         let options = ValidationOptions(clock: clock)
@@ -44,7 +26,7 @@ struct SigningKeySetTests {
         _ = try JWTVerifier(keys: published, options: options).verify(old)
         _ = try JWTVerifier(keys: try set.verificationKeys(), options: options).verify(new)
 
-        clock.advance(661)
+        clock.advance(by: .seconds(661))
         let later = try JWKSet(json: try set.publicDocument())
         #expect(later.keys.map(\.keyID) == ["2026-12"])
         #expect(throws: JWTError.self) { _ = try JWTVerifier(keys: later, options: options).verify(old) }
@@ -70,8 +52,8 @@ struct SigningKeySetTests {
         #expect(throws: JWTError.self) { _ = try SigningKeySet(current: try JWTKey.hmac(secret: Array(repeating: 1, count: 32))) }
         #expect(throws: JWTError.self) { _ = try SigningKeySet(current: try key.publicKey()) }
         var same = set
-        #expect(throws: JWTError.self) { try same.rotate(to: key, retiredKeyLifetime: 60) }
-        #expect(throws: JWTError.self) { try same.rotate(to: try JWTKey.generate(for: .es256), retiredKeyLifetime: -1) }
+        #expect(throws: JWTError.self) { try same.rotate(to: key, retiredKeyLifetime: .seconds(60)) }
+        #expect(throws: JWTError.self) { try same.rotate(to: try JWTKey.generate(for: .es256), retiredKeyLifetime: .seconds(-1)) }
     }
 
     @Test("custom header fields are signed in; they cannot override alg, kid, typ, cty, crit or jwk")

@@ -6,9 +6,9 @@ import Testing
 @Suite("Per-CPU option copies")
 struct OptionsReplicasTests {
     static let options = ValidationOptions(
-        algorithms: [.hs256, .es256], leeway: 30, requiredClaims: ["exp", "sub", "a-claim-name-longer-than-fifteen-bytes"],
+        algorithms: [.hs256, .es256], leeway: .seconds(30), requiredClaims: ["exp", "sub", "a-claim-name-longer-than-fifteen-bytes"],
         issuers: ["https://issuer.example.com/realms/a-long-realm-name"], audiences: ["api://resource", "another-audience-over-15-bytes"],
-        subject: "a-subject-longer-than-fifteen-bytes", type: "at+jwt", maxAge: 600)
+        subject: "a-subject-longer-than-fifteen-bytes", type: "at+jwt", maxAge: .seconds(600))
 
     @Test func aReplicaHasEveryValueOfTheOriginal() {
         let original = Self.options, copy = original.replicated()

@@ -6,7 +6,7 @@ import TokenKitCrypto
 @Suite("RFC 7515 Appendix A")
 struct RFC7515AppendixATests {
     /// A.1–A.3 tokens expire at 1300819380: validate one second before.
-    static let beforeExpiry = ValidationOptions(clock: FixedClock(RFCVectors.joeExp - 1))
+    static let beforeExpiry = ValidationOptions(clock: FixedClock(unixTime: RFCVectors.joeExp - 1))
 
     @Test("A.1 HS256: the token verifies with the JWK and its claims read back")
     func a1Verifies() throws {
@@ -23,7 +23,7 @@ struct RFC7515AppendixATests {
     @Test("A.1 HS256: the token is expired at exactly exp")
     func a1ExpiredAtExp() throws {
         let key = try JWTKey(jwk: RFCVectors.a1Key)
-        let verifier = JWTVerifier(key: key, options: ValidationOptions(clock: FixedClock(RFCVectors.joeExp)))
+        let verifier = JWTVerifier(key: key, options: ValidationOptions(clock: FixedClock(unixTime: RFCVectors.joeExp)))
         expectJWTError(.expired) { try verifier.verify(RFCVectors.a1Token) }
     }
 

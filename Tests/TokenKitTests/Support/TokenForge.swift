@@ -13,7 +13,7 @@ enum TokenForge {
     static func key() throws -> JWTKey { try JWTKey.hmac(secret: secret) }
 
     /// A verifier for forged tokens: exp not required, fixed clock.
-    static func verifier(_ options: ValidationOptions = ValidationOptions(requiredClaims: [], clock: FixedClock(now))) throws -> JWTVerifier {
+    static func verifier(_ options: ValidationOptions = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: now))) throws -> JWTVerifier {
         JWTVerifier(key: try key(), options: options)
     }
 

@@ -36,10 +36,10 @@ struct ErrorHygieneTests {
         let signer = try JWTSigner(key: key)
         let token = try signer.sign(JWTClaims(JSONObject([("exp", .number(JSONNumber(Int64(100)))), ("iss", .string("me"))])))
         let signature = try Base64URL.decode(token.split(separator: ".")[2])
-        var options = ValidationOptions(clock: FixedClock(50))
+        var options = ValidationOptions(clock: FixedClock(unixTime: 50))
         let expectations: [(JWTError.Code, String, () throws -> Void)] = [
             (.badSignature, "signature", { _ = try JWTVerifier(key: try JWTKey.hmac(secret: Array(Self.secret.reversed())), options: options).verify(token) }),
-            (.expired, "expired", { _ = try JWTVerifier(key: key, options: ValidationOptions(clock: FixedClock(200))).verify(token) }),
+            (.expired, "expired", { _ = try JWTVerifier(key: key, options: ValidationOptions(clock: FixedClock(unixTime: 200))).verify(token) }),
             (.issuerMismatch, "issuer", { options.issuers = ["you"]; _ = try JWTVerifier(key: key, options: options).verify(token) }),
             (.malformed, "part 3", { _ = try JWTVerifier(key: key).verify(token + "=") }),
             (.unsecured, "none", { _ = try JWTVerifier(key: key).verify(TestSupport.b64(#"{"alg":"none"}"#) + ".e30.") }),

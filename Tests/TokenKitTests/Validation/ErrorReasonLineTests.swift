@@ -25,7 +25,7 @@ struct ErrorReasonLineTests {
                 .verify(TokenForge.token(header: #"{"alg":"HS256","kid":\#(h)}"#))
         })
         Self.assertOneLine(expectJWTError(.unsupportedCritical) { try TokenForge.verifier().verify(TokenForge.token(header: #"{"alg":"HS256","crit":[\#(h)]}"#)) })
-        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         options.type = "JWT"
         Self.assertOneLine(expectJWTError(.typeMismatch) { try TokenForge.verifier(options).verify(TokenForge.token(header: #"{"alg":"HS256","typ":\#(h)}"#)) })
     }
@@ -33,13 +33,13 @@ struct ErrorReasonLineTests {
     @Test("claim values echoed in reasons are cleaned")
     func claimValues() throws {
         let h = Self.json(Self.hostile)
-        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         options.issuers = ["good"]
         Self.assertOneLine(expectJWTError(.issuerMismatch) { try TokenForge.verifier(options).verify(TokenForge.token(payload: #"{"iss":\#(h)}"#)) })
-        options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         options.audiences = ["good"]
         Self.assertOneLine(expectJWTError(.audienceMismatch) { try TokenForge.verifier(options).verify(TokenForge.token(payload: #"{"aud":[\#(h)]}"#)) })
-        options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         options.subject = "good"
         Self.assertOneLine(expectJWTError(.subjectMismatch) { try TokenForge.verifier(options).verify(TokenForge.token(payload: #"{"sub":\#(h)}"#)) })
     }

@@ -12,7 +12,7 @@ struct ExactIdentifierTests {
     static let decomposed = "e\u{0301}"
 
     static func verify(payload: String, header: String = #"{"alg":"HS256"}"#, _ configure: (inout ValidationOptions) -> Void) throws -> VerifiedJWT {
-        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         configure(&options)
         return try JWTVerifier(key: try TokenForge.key(), options: options).verify(TokenForge.token(header: header, payload: payload))
     }
@@ -80,7 +80,7 @@ struct ExactIdentifierTests {
         let named = try TokenForge.key().withKeyID("\(Self.kelvin)1")
         let other = try JWTKey.hmac(secret: Array("another-secret-0123456789abcdefXY".utf8), keyID: "other")
         let keys = keyCount == 1 ? JWKSet(keys: [named]) : JWKSet(keys: [named, other])
-        let verifier = JWTVerifier(keys: keys, options: ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now)))
+        let verifier = JWTVerifier(keys: keys, options: ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now)))
         expectJWTError(.noMatchingKey) { try verifier.verify(TokenForge.token(header: #"{"alg":"HS256","kid":"K1"}"#, payload: "{}")) }
         #expect(try verifier.verify(TokenForge.token(header: #"{"alg":"HS256","kid":"\#(Self.kelvin)1"}"#, payload: "{}")).header.keyID != nil)
     }

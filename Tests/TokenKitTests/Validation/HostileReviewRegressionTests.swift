@@ -21,7 +21,7 @@ struct HostileReviewRegressionTests {
     func verifierHeaderCacheLimits() throws {
         let token = TokenForge.token(header: Self.deepHeader, payload: "{}")
         _ = try TokenForge.verifier().verify(token)
-        let strict = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now), limits: ParsingLimits(maxDepth: 8))
+        let strict = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now), limits: ParsingLimits(maxDepth: 8))
         expectJWTError(.malformed) { try TokenForge.verifier(strict).verify(token) }
     }
 
@@ -43,21 +43,22 @@ struct HostileReviewRegressionTests {
         #expect(jwt.signature.count == 32)
     }
 
-    @Test("leeway can never be negative, whether set in init or afterwards", arguments: [-5.0, -.infinity, .nan, .infinity])
-    func leewayNeverNegative(_ value: Double) throws {
+    @Test("leeway can never be negative, whether set in init or afterwards",
+          arguments: [Duration.seconds(-5), .nanoseconds(-1), .seconds(Int64.min)])
+    func leewayNeverNegative(_ value: Duration) throws {
         var options = ValidationOptions(leeway: value)
-        #expect(options.leeway == 0)
+        #expect(options.leeway == .zero)
         options = ValidationOptions()
         options.leeway = value
-        #expect(options.leeway == 0)
-        options.leeway = 30
-        #expect(options.leeway == 30)
+        #expect(options.leeway == .zero)
+        options.leeway = .seconds(30)
+        #expect(options.leeway == .seconds(30))
     }
 
     @Test("a negative leeway set afterwards does not make a live token expire early")
     func negativeLeewayHasNoEffect() throws {
-        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
-        options.leeway = -100
+        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
+        options.leeway = .seconds(-100)
         let token = TokenForge.token(payload: #"{"exp":\#(Int(TokenForge.now) + 10)}"#)
         #expect(try TokenForge.verifier(options).verify(token).claims["exp"] != nil)
     }

@@ -9,7 +9,7 @@ struct IdentityClaimTests {
 
     static func verify(_ members: [(String, JSONValue)], header: JWTHeaderFields = JWTHeaderFields(),
                        _ configure: (inout ValidationOptions) -> Void) throws -> VerifiedJWT {
-        var options = ValidationOptions(clock: FixedClock(TokenForge.now))
+        var options = ValidationOptions(clock: FixedClock(unixTime: TokenForge.now))
         configure(&options)
         let token = try JWTSigner(key: try TokenForge.key()).sign(JWTClaims(JSONObject([("exp", exp)] + members)), header: header)
         return try JWTVerifier(key: try TokenForge.key(), options: options).verify(token)
@@ -87,11 +87,11 @@ struct IdentityClaimTests {
     @Test("verify(as:) decodes the payload after every check passed, dates as seconds since 1970")
     func typedDecoding() throws {
         let token = try JWTSigner(key: try TokenForge.key()).sign(Claims(sub: "alice", exp: Date(timeIntervalSince1970: 4_000_000_000), admin: true))
-        let verifier = JWTVerifier(key: try TokenForge.key(), options: ValidationOptions(clock: FixedClock(TokenForge.now)))
+        let verifier = JWTVerifier(key: try TokenForge.key(), options: ValidationOptions(clock: FixedClock(unixTime: TokenForge.now)))
         #expect(try verifier.verify(token, as: Claims.self) == Claims(sub: "alice", exp: Date(timeIntervalSince1970: 4_000_000_000), admin: true))
         struct Wrong: Decodable { let sub: Int }
         expectJWTError(.claimsCoding) { try verifier.verify(token, as: Wrong.self) }
-        let expired = JWTVerifier(key: try TokenForge.key(), options: ValidationOptions(clock: FixedClock(4_000_000_000)))
+        let expired = JWTVerifier(key: try TokenForge.key(), options: ValidationOptions(clock: FixedClock(unixTime: 4_000_000_000)))
         expectJWTError(.expired) { try expired.verify(token, as: Claims.self) }
     }
 }

@@ -11,10 +11,10 @@ struct TimeClaimTests {
         try JWTSigner(key: try TokenForge.key()).sign(JWTClaims(JSONObject(members)))
     }
 
-    static func verify(_ members: [(String, JSONValue)], now: Double, leeway: Double = 0, required: Set<String> = ["exp"],
-                       maxAge: Double? = nil, rejectFutureIat: Bool = true) throws -> VerifiedJWT {
+    static func verify(_ members: [(String, JSONValue)], now: Double, leeway: Duration = .zero, required: Set<String> = ["exp"],
+                       maxAge: Duration? = nil, rejectFutureIat: Bool = true) throws -> VerifiedJWT {
         let options = ValidationOptions(leeway: leeway, requiredClaims: required, maxAge: maxAge,
-                                        rejectIssuedInFuture: rejectFutureIat, clock: FixedClock(now))
+                                        rejectIssuedInFuture: rejectFutureIat, clock: FixedClock(unixTime: now))
         return try JWTVerifier(key: try TokenForge.key(), options: options).verify(try token(members))
     }
 
@@ -36,8 +36,8 @@ struct TimeClaimTests {
 
     @Test("leeway extends exp: valid until now == exp + leeway, expired from then on")
     func expLeeway() throws {
-        #expect(try Self.verify([("exp", Self.num(Self.t))], now: Self.t + 59, leeway: 60).claims["exp"] != nil)
-        expectJWTError(.expired) { try Self.verify([("exp", Self.num(Self.t))], now: Self.t + 60, leeway: 60) }
+        #expect(try Self.verify([("exp", Self.num(Self.t))], now: Self.t + 59, leeway: .seconds(60)).claims["exp"] != nil)
+        expectJWTError(.expired) { try Self.verify([("exp", Self.num(Self.t))], now: Self.t + 60, leeway: .seconds(60)) }
     }
 
     @Test("exp is required by default; a token without it is refused as missing-claim")
@@ -58,7 +58,7 @@ struct TimeClaimTests {
     @Test("a time claim too large to be a date is refused", arguments: ["1e300", "1e400", "-1e20"])
     func outOfRange(literal: String) throws {
         let token = TokenForge.token(payload: #"{"exp":\#(literal)}"#)
-        let options = ValidationOptions(clock: FixedClock(Self.t))
+        let options = ValidationOptions(clock: FixedClock(unixTime: Self.t))
         expectJWTError(.invalidClaim) { try JWTVerifier(key: try TokenForge.key(), options: options).verify(token) }
     }
 
@@ -67,15 +67,15 @@ struct TimeClaimTests {
         let members: [(String, JSONValue)] = [("exp", Self.num(Self.t + 1000)), ("nbf", Self.num(Self.t))]
         #expect(try Self.verify(members, now: Self.t).claims["nbf"] != nil)
         expectJWTError(.notYetValid) { try Self.verify(members, now: Self.t - 1) }
-        #expect(try Self.verify(members, now: Self.t - 30, leeway: 30).claims["nbf"] != nil)
-        expectJWTError(.notYetValid) { try Self.verify(members, now: Self.t - 31, leeway: 30) }
+        #expect(try Self.verify(members, now: Self.t - 30, leeway: .seconds(30)).claims["nbf"] != nil)
+        expectJWTError(.notYetValid) { try Self.verify(members, now: Self.t - 31, leeway: .seconds(30)) }
     }
 
     @Test("iat in the future is refused (with leeway honoured) unless that check is turned off")
     func iatFuture() throws {
         let members: [(String, JSONValue)] = [("exp", Self.num(Self.t + 1000)), ("iat", Self.num(Self.t + 10))]
         expectJWTError(.issuedInFuture) { try Self.verify(members, now: Self.t) }
-        #expect(try Self.verify(members, now: Self.t, leeway: 10).claims["iat"] != nil)
+        #expect(try Self.verify(members, now: Self.t, leeway: .seconds(10)).claims["iat"] != nil)
         #expect(try Self.verify(members, now: Self.t, rejectFutureIat: false).claims["iat"] != nil)
         #expect(try Self.verify(members, now: Self.t + 10).claims["iat"] != nil)
     }
@@ -83,17 +83,17 @@ struct TimeClaimTests {
     @Test("maxAge: refuses older tokens, accepts at the boundary, and needs iat")
     func maxAge() throws {
         let members: [(String, JSONValue)] = [("exp", Self.num(Self.t + 10_000)), ("iat", Self.num(Self.t))]
-        #expect(try Self.verify(members, now: Self.t + 300, maxAge: 300).claims["iat"] != nil)
-        expectJWTError(.tooOld) { try Self.verify(members, now: Self.t + 301, maxAge: 300) }
-        #expect(try Self.verify(members, now: Self.t + 310, leeway: 10, maxAge: 300).claims["iat"] != nil)
-        expectJWTError(.missingClaim) { try Self.verify([("exp", Self.num(Self.t + 10_000))], now: Self.t, maxAge: 300) }
+        #expect(try Self.verify(members, now: Self.t + 300, maxAge: .seconds(300)).claims["iat"] != nil)
+        expectJWTError(.tooOld) { try Self.verify(members, now: Self.t + 301, maxAge: .seconds(300)) }
+        #expect(try Self.verify(members, now: Self.t + 310, leeway: .seconds(10), maxAge: .seconds(300)).claims["iat"] != nil)
+        expectJWTError(.missingClaim) { try Self.verify([("exp", Self.num(Self.t + 10_000))], now: Self.t, maxAge: .seconds(300)) }
     }
 
-    @Test("a negative or non-finite leeway is treated as zero")
+    @Test("a negative leeway is treated as zero (a Duration cannot be NaN or infinite)")
     func leewayClamped() throws {
-        #expect(ValidationOptions(leeway: -100).leeway == 0)
-        #expect(ValidationOptions(leeway: .infinity).leeway == 0)
-        #expect(ValidationOptions(leeway: .nan).leeway == 0)
-        expectJWTError(.expired) { try Self.verify([("exp", Self.num(Self.t))], now: Self.t, leeway: -100) }
+        #expect(ValidationOptions(leeway: .seconds(-100)).leeway == .zero)
+        #expect(ValidationOptions(leeway: .seconds(Int64.min)).leeway == .zero)
+        #expect(ValidationOptions(leeway: .nanoseconds(-1)).leeway == .zero)
+        expectJWTError(.expired) { try Self.verify([("exp", Self.num(Self.t))], now: Self.t, leeway: .seconds(-100)) }
     }
 }

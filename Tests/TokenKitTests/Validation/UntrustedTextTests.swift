@@ -27,7 +27,7 @@ struct UntrustedTextTests {
 
     @Test("a bidi override in a token's iss never reaches the error reason", arguments: hostile)
     func errorReason(_ scalar: String) throws {
-        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(TokenForge.now))
+        var options = ValidationOptions(requiredClaims: [], clock: FixedClock(unixTime: TokenForge.now))
         options.issuers = ["good"]
         let token = TokenForge.token(payload: #"{"iss":"x\#(scalar.unicodeScalars.map { String(format: "\\u%04X", $0.value) }.joined())y"}"#)
         let error = expectJWTError(.issuerMismatch) { try TokenForge.verifier(options).verify(token) }

@@ -28,7 +28,7 @@ public struct ClientSession: Sendable {
     ///
     /// - Parameter transport: The plain transport (default: URLSession with a 10 s timeout).
     public init(app: String, server: URL, options: StoreOptions, transport: (any HTTPTransport)? = nil) async throws(ClientFailure) {
-        let base = transport ?? URLSessionTransport(timeout: 10)
+        let base = transport ?? URLSessionTransport(timeout: .seconds(10))
         store = try await options.open()
         key = try options.key(app: app)
         let counter = RefreshCounter()

@@ -51,7 +51,7 @@ public struct AccessTokenIssuer: Sendable {
         self.jwksJSON = try keys.publicDocument()
         self.verifier = KeySourceVerifier(
             source: try keys.verificationKeys(),
-            options: ValidationOptions(leeway: 0, issuers: [issuer], audiences: [audience]))
+            options: ValidationOptions(leeway: .zero, issuers: [issuer], audiences: [audience]))
     }
 
     /// A signed access token for `subject` with `role`, valid from now for ``lifetime`` seconds.

@@ -24,7 +24,7 @@ struct JWTClientOptions: ParsableArguments {
 
     func session() async throws -> ClientSession {
         guard timeout > 0, timeout <= 300 else { throw ClientFailure("--timeout must be more than 0 and at most 300 seconds", status: 2) }
-        let transport = RetryingHTTPTransport(wrapping: URLSessionTransport(timeout: timeout), attempts: 3)
+        let transport = RetryingHTTPTransport(wrapping: URLSessionTransport(timeout: .seconds(timeout)), attempts: 3)
         return try await ClientSession(app: "jwt-client", server: try APIClient.serverURL(server), options: store, transport: transport)
     }
 }

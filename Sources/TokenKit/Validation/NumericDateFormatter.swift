@@ -1,26 +1,3 @@
-import Foundation
-
-/// Where validation gets "now" from. Inject a fixed clock in tests and tools (`--now`).
-public protocol TokenClock: Sendable {
-    /// The current time, in seconds since 1970-01-01T00:00:00Z.
-    func now() -> Double
-}
-
-/// The system's wall clock.
-public struct SystemClock: TokenClock {
-    public init() {}
-    public func now() -> Double { Date().timeIntervalSince1970 }
-}
-
-/// A clock stopped at one instant.
-public struct FixedClock: TokenClock {
-    /// The instant, in seconds since 1970.
-    public let time: Double
-    public init(_ time: Double) { self.time = time }
-    public init(_ date: Date) { self.time = date.timeIntervalSince1970 }
-    public func now() -> Double { time }
-}
-
 /// Formats NumericDates as RFC 3339 UTC timestamps for messages ("2026-11-20T10:00:00Z").
 public enum NumericDateFormatter {
     /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (fractions kept to milliseconds when present).
