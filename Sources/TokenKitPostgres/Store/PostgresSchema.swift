@@ -46,20 +46,21 @@ enum PostgresSchema {
         // CREATE TABLE IF NOT EXISTS is not safe against itself: two sessions creating the same
         // table at once can fail on the catalog's unique indexes (23505, 42P07, or 42710 for the
         // table's row type). Replicas therefore create the schema one at a time, under a
-        // transaction-scoped advisory lock named after the table; the lock ends with the
-        // transaction, also when the connection drops.
-        try await connection.query("BEGIN")
+        // transaction-scoped advisory lock named after the table, all in one DO block: one
+        // round trip and one implicit transaction, so the lock is held only while the server
+        // runs the block (never while a slow client sends its next statement) and ends with it.
+        let lockID = try schemaLockID(table)
+        let block = """
+            DO $tokenkit_schema$ BEGIN
+            PERFORM pg_advisory_xact_lock('\(lockID)'::bigint);
+            \(statements.joined(separator: ";\n"));
+            END $tokenkit_schema$
+            """
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock($1)", [.int64(schemaLockID(table))])
-            for statement in statements {
-                try await connection.query(statement)
-            }
-            try await connection.query("COMMIT")
-        } catch {
-            // A connection whose transaction cannot be rolled back is closed, so the server
-            // ends the transaction (and its lock) and no later statement runs inside it.
-            do { try await connection.query("ROLLBACK") } catch { await connection.close() }
-            throw error
+            try await connection.query(block)
+        } catch where ["23505", "42P07", "42710"].contains(error.sqlState ?? "") {
+            // Created at the same moment by a client that does not take the lock: it exists now
+            // (the catalog's unique check waited for that transaction to commit).
         }
         try await connection.query(
             "INSERT INTO \(table.keysQuoted) (id, salt, scrypt_log_n, scrypt_r, scrypt_p) VALUES (1, $1, $2::int8::int4, $3::int8::int4, $4::int8::int4) ON CONFLICT (id) DO NOTHING",
