@@ -366,7 +366,7 @@ package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-do
 // its tests, so `scripts/leak-check` builds just those with AddressSanitizer/LeakSanitizer
 // instead of every test target and its dependencies. Unset, nothing changes.
 if ProcessInfo.processInfo.environment["TOKENKIT_PACKAGE_SUBSET"] == "core" {
-    let core: Set<String> = ["COpenSSL", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests", "TokenKitTestSupport"]
+    let core: Set<String> = ["COpenSSL", "TokenKitTime", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests", "TokenKitTestSupport"]
     package.targets.removeAll { !core.contains($0.name) }
     package.products.removeAll { $0.name != "TokenKit" }
     package.dependencies = []  // the core uses none: nothing to resolve, fetch or compile
