@@ -98,9 +98,9 @@ struct StrictJSONParser: JSONEvents {
             return
         }
         if isObject {
-            // The lexer refuses a text with a duplicate name, so this never replaces a member
-            // of a value that is handed out.
-            objects[objects.count - 1][pendingNames.removeLast()] = value
+            // Appended without a search: a duplicate name makes the lexer refuse the text right
+            // after this value, so an object holding one is never returned.
+            objects[objects.count - 1].appendNewMember(pendingNames.removeLast(), value)
         } else {
             arrays[arrays.count - 1].append(value)
         }

@@ -106,48 +106,120 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 /// `"\u{212A}id"` (KELVIN SIGN) and `"Kid"` are two different members, and looking up one
 /// never finds the other.
 public struct JSONObject: Sendable, Hashable, Sequence {
+    /// One member: its name and value.
+    struct Member: Sendable {
+        let key: String
+        var value: JSONValue
+    }
+
+    /// Members in document order; names are unique by their bytes.
+    private var members: [Member]
+    /// Position of each member by name, kept only for large objects: below
+    /// ``indexThreshold`` members a scan of short names is cheaper than hashing one.
+    private var index: [ExactKey: Int]?
+    private static let indexThreshold = 16
+
     /// Member names in document order.
-    public private(set) var keys: [String]
-    private var values: [ExactKey: JSONValue]
+    public var keys: [String] { members.map(\.key) }
 
     /// An empty object.
     public init() {
-        keys = []
-        values = [:]
+        members = []
+        index = nil
     }
 
     /// An object from name/value pairs; a later duplicate name replaces the earlier value.
     public init(_ members: [(String, JSONValue)]) {
         self.init()
+        self.members.reserveCapacity(members.count)
         for (key, value) in members { self[key] = value }
+    }
+
+    /// Where the member named `key` is, if present.
+    private func position(of key: String) -> Int? {
+        if let index { return index[ExactKey(key)] }
+        return members.firstIndex { $0.key.isByteIdentical(to: key) }
     }
 
     /// The member's value, or `nil` when absent. Setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { values[ExactKey(key)] }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let newValue {
-                if values.updateValue(newValue, forKey: ExactKey(key)) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: ExactKey(key)) != nil {
-                keys.removeAll { $0.isByteIdentical(to: key) }
+            let found = position(of: key)
+            switch (found, newValue) {
+            case (let found?, let newValue?):
+                members[found].value = newValue
+            case (nil, let newValue?):
+                appendNewMember(key, newValue)
+            case (let found?, nil):
+                members.remove(at: found)
+                if index != nil { rebuildIndex() }
+            case (nil, nil):
+                break
             }
         }
     }
 
-    /// Number of members.
-    public var count: Int { keys.count }
-
-    /// Members in document order.
-    public func makeIterator() -> some IteratorProtocol<(key: String, value: JSONValue)> {
-        var index = 0
-        let keys = keys, values = values
-        return AnyIterator {
-            guard index < keys.count else { return nil }
-            defer { index += 1 }
-            return (keys[index], values[ExactKey(keys[index])] ?? .null)
+    /// Appends a member without looking for its name first. Only for a caller that never
+    /// hands out an object with a duplicate name: the parser, whose lexer refuses the whole
+    /// text (after reading the duplicate's value) before any object built from it is returned.
+    /// Lookups in an object with a duplicate would find the first one.
+    mutating func appendNewMember(_ key: String, _ value: JSONValue) {
+        members.append(Member(key: key, value: value))
+        if index != nil {
+            index?[ExactKey(key)] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            rebuildIndex()
         }
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.values == rhs.values }
-    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+    private mutating func rebuildIndex() {
+        var built: [ExactKey: Int] = [:]
+        built.reserveCapacity(members.count)
+        for (position, member) in members.enumerated() { built[ExactKey(member.key)] = position }
+        index = built
+    }
+
+    /// Number of members.
+    public var count: Int { members.count }
+
+    /// Calls `body` with each member in document order (no iterator, no copy of the members).
+    func forEachMember(_ body: (String, JSONValue) throws -> Void) rethrows {
+        for member in members { try body(member.key, member.value) }
+    }
+
+    /// Members in document order.
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: JSONValue)> {
+        MemberIterator(base: members.makeIterator())
+    }
+
+    /// The iterator ``makeIterator()`` returns.
+    struct MemberIterator: IteratorProtocol {
+        var base: IndexingIterator<[Member]>
+        mutating func next() -> (key: String, value: JSONValue)? {
+            base.next().map { ($0.key, $0.value) }
+        }
+    }
+
+    /// Equal when both have the same names (by their bytes) with equal values, in any order.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        for member in lhs.members {
+            guard let other = rhs[member.key], other == member.value else { return false }
+        }
+        return true
+    }
+
+    /// Hashes the members independently of their order (consistent with ``==(_:_:)``).
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(ExactKey(member.key))
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(members.count)
+        hasher.combine(combined)
+    }
 }

@@ -26,13 +26,12 @@ enum JSONWriter {
         case .object(let object):
             out.append(UInt8(ascii: "{"))
             var first = true
-            // Keys and subscript rather than the object's type-erased iterator: no allocation.
-            for key in object.keys {
+            object.forEachMember { key, value in
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                write(object[key] ?? .null, into: &out)
+                write(value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

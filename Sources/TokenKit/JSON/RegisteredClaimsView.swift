@@ -61,7 +61,7 @@ struct RegisteredClaimsView: JSONEvents {
         }
     }
 
-    /// Where a claim's value is, in 16 bytes (the view is copied by value): for a string its
+    /// Where a claim's value is, in 24 bytes (the view is copied by value): for a string its
     /// text between the quotes (read it with ``text(_:)``), for a number or an array its text.
     struct Value {
         var kind = JSONKind.absent
@@ -73,30 +73,82 @@ struct RegisteredClaimsView: JSONEvents {
         var end: UInt32 = 0
         /// For an array: how many elements it has.
         var elements: UInt32 = 0
+        /// For a number: its value, as `Double(literal)` computes it (read once, when the
+        /// number is lexed, however many rules look at it).
+        var number: Double = 0
     }
 
     private let input: UnsafeBufferPointer<UInt8>
-    private let requiredNames: [String]
+    /// The caller's required names, borrowed while the payload is read (and emptied before
+    /// the view is returned): the view holds no reference, so copying it counts nothing.
+    private var requiredNames: UnsafeBufferPointer<String>
     private var values = (Value(), Value(), Value(), Value(), Value(), Value(), Value())
     /// Bit `i` set when `requiredNames[i]` is a top-level member (names past 64 in `overflow`).
     private var present: UInt64 = 0
-    private var presentOverflow: [Bool] = []
+    private var presentOverflow: [Bool]?
     /// Open containers (the payload object is depth 1).
     private var depth = 0
     /// The registered claim whose value is being read at depth 1.
     private var current: Claim?
 
-    private init(input: UnsafeBufferPointer<UInt8>, requiredNames: [String]) {
+    /// For each registered claim (by raw value), the index of its name in `requiredNames`
+    /// when below 64, else -1: a required registered claim is marked present without
+    /// comparing names.
+    private var requiredIndexOfClaim: (Int8, Int8, Int8, Int8, Int8, Int8, Int8) = (-1, -1, -1, -1, -1, -1, -1)
+    /// Whether some required name is not a registered claim (or sits at index 64 or later):
+    /// only then is each member name compared with the required names.
+    private var comparesRequiredNames = false
+
+    private init(input: UnsafeBufferPointer<UInt8>, requiredNames: UnsafeBufferPointer<String>) {
         self.input = input
         self.requiredNames = requiredNames
+        for (index, name) in requiredNames.enumerated() {
+            if index < 64, name.utf8.count == 3, let claim = Claim.allCases.first(where: { $0.name.isByteIdentical(to: name) }) {
+                setRequiredIndex(Int8(index), of: claim)
+            } else {
+                comparesRequiredNames = true
+            }
+        }
+    }
+
+    private mutating func setRequiredIndex(_ index: Int8, of claim: Claim) {
+        switch claim {
+        case .iss: requiredIndexOfClaim.0 = index
+        case .sub: requiredIndexOfClaim.1 = index
+        case .aud: requiredIndexOfClaim.2 = index
+        case .exp: requiredIndexOfClaim.3 = index
+        case .nbf: requiredIndexOfClaim.4 = index
+        case .iat: requiredIndexOfClaim.5 = index
+        case .jti: requiredIndexOfClaim.6 = index
+        }
+    }
+
+    private func requiredIndex(of claim: Claim) -> Int8 {
+        switch claim {
+        case .iss: requiredIndexOfClaim.0
+        case .sub: requiredIndexOfClaim.1
+        case .aud: requiredIndexOfClaim.2
+        case .exp: requiredIndexOfClaim.3
+        case .nbf: requiredIndexOfClaim.4
+        case .iat: requiredIndexOfClaim.5
+        case .jti: requiredIndexOfClaim.6
+        }
     }
 
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.
     /// `requiredNames` are the member names ``isPresent(requiredAt:)`` answers for.
     static func read(_ payload: UnsafeBufferPointer<UInt8>, maxDepth: Int, requiredNames: [String] = []) throws(JSONSyntaxError) -> RegisteredClaimsView {
-        var view = RegisteredClaimsView(input: payload, requiredNames: requiredNames)
-        try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
-        return view
+        let read: Result<RegisteredClaimsView, JSONSyntaxError> = requiredNames.withUnsafeBufferPointer { names in
+            var view = RegisteredClaimsView(input: payload, requiredNames: names)
+            do throws(JSONSyntaxError) {
+                try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
+            } catch {
+                return .failure(error)
+            }
+            view.requiredNames = UnsafeBufferPointer(start: nil, count: 0)
+            return .success(view)
+        }
+        return try read.get()
     }
 
     // MARK: Reading the claims
@@ -129,7 +181,7 @@ struct RegisteredClaimsView: JSONEvents {
 
     /// Whether `requiredNames[index]` is a top-level member.
     func isPresent(requiredAt index: Int) -> Bool {
-        index < 64 ? present & (1 << UInt64(index)) != 0 : presentOverflow[index - 64]
+        index < 64 ? present & (1 << UInt64(index)) != 0 : presentOverflow?[index - 64] ?? false
     }
 
     /// A string claim's text (`nil` for any other kind).
@@ -138,10 +190,12 @@ struct RegisteredClaimsView: JSONEvents {
         return JSONStringSpan(raw: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), hasEscapes: value.hasEscapes)
     }
 
-    /// A number claim's value, as `Double(literal)` computes it.
-    func number(_ value: Value) -> Double {
-        var i = Int(value.start)
-        let end = Int(value.end)
+    /// A number claim's value, as `Double(literal)` computes it (`nan` for another kind).
+    func number(_ value: Value) -> Double { value.kind == .number ? value.number : .nan }
+
+    /// The value of the number literal `input[start..<end]`, as `Double(literal)` computes it.
+    private static func parseNumber(_ input: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double {
+        var i = start
         var negative = false
         if input[i] == UInt8(ascii: "-") { negative = true; i += 1 }
         if end - i <= 15 {
@@ -155,7 +209,7 @@ struct RegisteredClaimsView: JSONEvents {
             // Integers below 2^53 convert exactly, as Double(String) does.
             if plain { return negative ? -Double(n) : Double(n) }
         }
-        return Double(literal(value)) ?? .nan
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)) ?? .nan
     }
 
     /// A number claim's literal, as written.
@@ -183,13 +237,18 @@ struct RegisteredClaimsView: JSONEvents {
     mutating func memberName(_ name: JSONStringSpan) {
         guard depth == 1 else { return }
         current = Claim.named(name)
+        if let current {
+            let index = requiredIndex(of: current)
+            if index >= 0 { present |= 1 << UInt64(index) }
+        }
+        guard comparesRequiredNames else { return }
         for (index, required) in requiredNames.enumerated()
         where (name.hasEscapes || required.utf8.count == name.raw.count) && name.equals(required) {
             if index < 64 {
                 present |= 1 << UInt64(index)
             } else {
-                if presentOverflow.isEmpty { presentOverflow = Array(repeating: false, count: requiredNames.count - 64) }
-                presentOverflow[index - 64] = true
+                if presentOverflow == nil { presentOverflow = Array(repeating: false, count: requiredNames.count - 64) }
+                presentOverflow?[index - 64] = true
             }
         }
     }
@@ -230,6 +289,7 @@ struct RegisteredClaimsView: JSONEvents {
             if let current {
                 self[current].start = UInt32(truncatingIfNeeded: start)
                 self[current].end = UInt32(truncatingIfNeeded: end)
+                self[current].number = Self.parseNumber(input, start: start, end: end)
             }
         } else if depth == 2 {
             element(isString: false)

@@ -7,7 +7,18 @@ extension String {
     /// Whether the two strings have exactly the same UTF-8 bytes.
     @inline(__always)
     func isByteIdentical(to other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
+        // Native strings (all of them on Linux) have contiguous UTF-8, compared in place; the
+        // generic element-by-element comparison is only the fallback for other storage.
+        let compared: Bool?? = utf8.withContiguousStorageIfAvailable { lhs in
+            other.utf8.withContiguousStorageIfAvailable { rhs in
+                guard let a = lhs.baseAddress else { return count == 0 }
+                return memcmpEqual(a, rhs.baseAddress, count)
+            }
+        }
+        if let compared, let result = compared { return result }
+        return utf8.elementsEqual(other.utf8)
     }
 
     /// ASCII-only lowercasing (for `typ`, whose media type is compared case-insensitively

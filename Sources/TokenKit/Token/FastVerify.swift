@@ -88,7 +88,7 @@ extension JWTVerifier {
             case .success: break
             }
             guard wantClaims else { return .jws(header, payload) }
-            return Self.checkClaims(header: header, payload: payload, options: optionsReplicas.local(options))
+            return optionsReplicas.withLocal(options) { Self.checkClaims(header: header, payload: payload, options: $0) }
         }
         return outcome ?? .fallback
     }

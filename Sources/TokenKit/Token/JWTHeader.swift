@@ -5,22 +5,45 @@
 /// (`jwk`, `x5c`) and key URLs (`jku`, `x5u`) are kept in ``raw`` but never used: TokenKit
 /// takes keys only from its caller and never fetches anything.
 public struct JWTHeader: Sendable, Hashable {
+    /// The parsed fields, shared by every copy: a header is copied at each step of a
+    /// verification (cache, verifier, result), and one reference to count is far cheaper
+    /// than one per field.
+    private final class Fields: Sendable {
+        let algorithmName: String
+        let algorithm: JWTAlgorithm?
+        let keyID: String?
+        let type: String?
+        let contentType: String?
+        let critical: [String]?
+        let raw: JSONObject
+
+        init(algorithmName: String, keyID: String?, type: String?, contentType: String?, critical: [String]?, raw: JSONObject) {
+            self.algorithmName = algorithmName
+            self.algorithm = JWTAlgorithm(name: algorithmName)
+            self.keyID = keyID
+            self.type = type
+            self.contentType = contentType
+            self.critical = critical
+            self.raw = raw
+        }
+    }
+
+    private let fields: Fields
+
     /// The `alg` value as written (may name an algorithm TokenKit refuses, such as `none`).
-    public let algorithmName: String
-    /// The algorithm, when TokenKit implements it.
-    public var algorithm: JWTAlgorithm? { resolvedAlgorithm }
-    /// `algorithm`, looked up once when the header is parsed.
-    private let resolvedAlgorithm: JWTAlgorithm?
+    public var algorithmName: String { fields.algorithmName }
+    /// The algorithm, when TokenKit implements it (looked up once, when the header is parsed).
+    public var algorithm: JWTAlgorithm? { fields.algorithm }
     /// The key ID.
-    public let keyID: String?
+    public var keyID: String? { fields.keyID }
     /// The media type of the token (`typ`), e.g. `"JWT"`.
-    public let type: String?
+    public var type: String? { fields.type }
     /// The content type (`cty`).
-    public let contentType: String?
+    public var contentType: String? { fields.contentType }
     /// Names listed in `crit`.
-    public let critical: [String]?
+    public var critical: [String]? { fields.critical }
     /// Every header member.
-    public let raw: JSONObject
+    public var raw: JSONObject { fields.raw }
 
     init(_ object: JSONObject) throws(JWTError) {
         guard let alg = object["alg"] else { throw .malformed("header has no \"alg\"") }
@@ -30,11 +53,10 @@ public struct JWTHeader: Sendable, Hashable {
             guard let s = value.stringValue else { throw .malformed("header \"\(name)\" must be a string") }
             return s
         }
-        algorithmName = algName
-        resolvedAlgorithm = JWTAlgorithm(name: algName)
-        keyID = try optionalString("kid")
-        type = try optionalString("typ")
-        contentType = try optionalString("cty")
+        let keyID = try optionalString("kid")
+        let type = try optionalString("typ")
+        let contentType = try optionalString("cty")
+        var critical: [String]?
         if let crit = object["crit"] {
             guard let list = crit.arrayValue, !list.isEmpty else {
                 throw .malformed("header \"crit\" must be a non-empty array")
@@ -44,9 +66,25 @@ public struct JWTHeader: Sendable, Hashable {
                 throw .malformed("header \"crit\" must list distinct strings")
             }
             critical = names
-        } else {
-            critical = nil
         }
-        raw = object
+        fields = Fields(algorithmName: algName, keyID: keyID, type: type, contentType: contentType, critical: critical, raw: object)
+    }
+
+    /// Equal when every field is equal (as the fields themselves compare).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        if lhs.fields === rhs.fields { return true }
+        return lhs.algorithmName == rhs.algorithmName && lhs.algorithm == rhs.algorithm && lhs.keyID == rhs.keyID
+            && lhs.type == rhs.type && lhs.contentType == rhs.contentType && lhs.critical == rhs.critical && lhs.raw == rhs.raw
+    }
+
+    /// Hashes the same fields ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(algorithmName)
+        hasher.combine(algorithm)
+        hasher.combine(keyID)
+        hasher.combine(type)
+        hasher.combine(contentType)
+        hasher.combine(critical)
+        hasher.combine(raw)
     }
 }

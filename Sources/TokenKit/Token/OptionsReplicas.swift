@@ -24,14 +24,22 @@ final class OptionsReplicas: @unchecked Sendable {
 
     /// This CPU's copy of `options`, made on first use. Callers pass the same options on
     /// every call (a verifier's own).
-    func local(_ options: ValidationOptions) -> ValidationOptions {
+    /// Calls `body` with this CPU's copy of `options` (made on first use), borrowed in place:
+    /// no copy of the options is made per call, so no reference count of theirs is written.
+    /// The copy stays alive while this object does (its slot holds it), so the borrow is safe
+    /// for the duration of `body`.
+    func withLocal<Result>(_ options: ValidationOptions, _ body: (ValidationOptions) -> Result) -> Result {
         let slot = slots.local(0)
-        if let raw = AtomicSlot.load(slot) { return Unmanaged<Box>.fromOpaque(raw).takeUnretainedValue().options }
+        if let raw = AtomicSlot.load(slot) {
+            return Unmanaged<Box>.fromOpaque(raw)._withUnsafeGuaranteedRef { body($0.options) }
+        }
         let box = Unmanaged.passRetained(Box(options.replicated())).toOpaque()
-        if AtomicSlot.publish(slot, box) { return Unmanaged<Box>.fromOpaque(box).takeUnretainedValue().options }
+        if AtomicSlot.publish(slot, box) {
+            return Unmanaged<Box>.fromOpaque(box)._withUnsafeGuaranteedRef { body($0.options) }
+        }
         // Another thread on this shard published first: use the original this time.
         Unmanaged<Box>.fromOpaque(box).release()
-        return options
+        return body(options)
     }
 }
 

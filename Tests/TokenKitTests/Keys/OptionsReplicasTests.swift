@@ -26,7 +26,7 @@ struct OptionsReplicasTests {
 
     @Test func theLocalCopyIsMadeOnceAndStaysEqual() {
         let replicas = OptionsReplicas()
-        let first = replicas.local(Self.options), second = replicas.local(Self.options)
+        let first = replicas.withLocal(Self.options) { $0 }, second = replicas.withLocal(Self.options) { $0 }
         #expect(first.issuers == Self.options.issuers && second.issuers == Self.options.issuers)
         #expect(first.audiences == second.audiences)
     }
