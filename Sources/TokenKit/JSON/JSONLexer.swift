@@ -154,6 +154,11 @@ struct JSONLexer<Events: JSONEvents> {
             events.objectEnd()
             return
         }
+        // Names seen so far in this object, as a 64-bit filter: equal names without escapes
+        // have the same bit, so a name whose bit is clear (and no escaped name so far) cannot
+        // be a duplicate and is not compared with the earlier ones.
+        var seenFilter: UInt64 = 0
+        var sawEscapedName = false
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -168,9 +173,14 @@ struct JSONLexer<Events: JSONEvents> {
             try value(depth: depth)
             // Checked after the value, so a text with two problems reports the earlier one.
             let member = MemberName(name, in: bytes)
-            for earlier in base..<names.count where names[earlier].mayBeSame(as: name) && names[earlier].span(in: bytes).isSameName(as: name) {
-                throw JSONSyntaxError(reason: "duplicate member name \"\(JSONNameShortener.shorten(name.decoded))\" at offset \(nameOffset)")
+            let bit = name.hasEscapes ? 0 : Self.filterBit(of: name.raw)
+            if name.hasEscapes || sawEscapedName || seenFilter & bit != 0 {
+                for earlier in base..<names.count where names[earlier].mayBeSame(as: name) && names[earlier].span(in: bytes).isSameName(as: name) {
+                    throw JSONSyntaxError(reason: "duplicate member name \"\(JSONNameShortener.shorten(name.decoded))\" at offset \(nameOffset)")
+                }
             }
+            seenFilter |= bit
+            sawEscapedName = sawEscapedName || name.hasEscapes
             names.push(member)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of JSON") }
@@ -182,6 +192,15 @@ struct JSONLexer<Events: JSONEvents> {
             }
             throw fail("expected ',' or '}'")
         }
+    }
+
+    /// The duplicate filter's bit for a name written without escapes: a function of its
+    /// length and first and last bytes, so equal names always share it.
+    @inline(__always)
+    private static func filterBit(of raw: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let first = raw.first, let last = raw.last else { return 1 }
+        let mixed = UInt64(truncatingIfNeeded: raw.count) &* 0x9E37_79B9 ^ UInt64(first) &* 0x85EB_CA6B ^ UInt64(last) &* 0xC2B2_AE35
+        return 1 << ((mixed ^ (mixed >> 29)) & 63)
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) {

@@ -42,6 +42,14 @@ struct RegisteredClaimsView: JSONEvents {
             }
         }
 
+        /// The claim whose name has exactly `name`'s bytes.
+        init?(exactName name: String) {
+            guard name.utf8.count == 3 else { return nil }
+            let claim: Claim?? = name.utf8.withContiguousStorageIfAvailable { Claim.named(JSONStringSpan(raw: $0, hasEscapes: false)) }
+            guard let found = claim ?? Claim.allCases.first(where: { $0.name.isByteIdentical(to: name) }) else { return nil }
+            self = found
+        }
+
         /// The claim a member name denotes, compared by decoded bytes.
         static func named(_ name: JSONStringSpan) -> Claim? {
             if !name.hasEscapes {
@@ -103,7 +111,7 @@ struct RegisteredClaimsView: JSONEvents {
         self.input = input
         self.requiredNames = requiredNames
         for (index, name) in requiredNames.enumerated() {
-            if index < 64, name.utf8.count == 3, let claim = Claim.allCases.first(where: { $0.name.isByteIdentical(to: name) }) {
+            if index < 64, let claim = Claim(exactName: name) {
                 setRequiredIndex(Int8(index), of: claim)
             } else {
                 comparesRequiredNames = true
