@@ -63,11 +63,13 @@ struct JSONLexer<Events: JSONEvents> {
     private var index = 0
     private let maxDepth: Int
     private var names: MemberNameStack
-    private var events: Events
+    /// The caller's event consumer, written in place (a view can be a few hundred bytes:
+    /// holding a copy would mean copying it in and out on every read).
+    private let events: UnsafeMutablePointer<Events>
     /// The type of the top-level value (for ``read(_:maxDepth:requireObject:into:)``).
     private var topKind = JSONKind.absent
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, names: MemberNameStack, events: Events) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, names: MemberNameStack, events: UnsafeMutablePointer<Events>) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         self.names = names
@@ -83,13 +85,14 @@ struct JSONLexer<Events: JSONEvents> {
         guard input.count < Int(UInt32.max) else { throw JSONSyntaxError(reason: "JSON text of \(input.count) bytes is too large") }
         var failure: JSONSyntaxError?
         withUnsafeTemporaryAllocation(of: MemberName.self, capacity: 32) { inline in  // 384 bytes: on the stack (no heap allocation per read)
-            var lexer = JSONLexer(input, maxDepth: maxDepth, names: MemberNameStack(inline: inline), events: events)
-            do throws(JSONSyntaxError) {
-                try lexer.readDocument(requireObject: requireObject)
-            } catch {
-                failure = error
+            withUnsafeMutablePointer(to: &events) { sink in
+                var lexer = JSONLexer(input, maxDepth: maxDepth, names: MemberNameStack(inline: inline), events: sink)
+                do throws(JSONSyntaxError) {
+                    try lexer.readDocument(requireObject: requireObject)
+                } catch {
+                    failure = error
+                }
             }
-            swap(&events, &lexer.events)
         }
         if let failure { throw failure }
     }
@@ -120,14 +123,14 @@ struct JSONLexer<Events: JSONEvents> {
         switch bytes[index] {
         case UInt8(ascii: "{"): try object(depth: depth + 1); kind = .object
         case UInt8(ascii: "["): try array(depth: depth + 1); kind = .array
-        case UInt8(ascii: "\""): events.string(try string()); kind = .string
-        case UInt8(ascii: "t"): try literal("true"); events.literal(.true); kind = .boolean
-        case UInt8(ascii: "f"): try literal("false"); events.literal(.false); kind = .boolean
-        case UInt8(ascii: "n"): try literal("null"); events.literal(.null); kind = .null
+        case UInt8(ascii: "\""): events.pointee.string(try string()); kind = .string
+        case UInt8(ascii: "t"): try literal("true"); events.pointee.literal(.true); kind = .boolean
+        case UInt8(ascii: "f"): try literal("false"); events.pointee.literal(.false); kind = .boolean
+        case UInt8(ascii: "n"): try literal("null"); events.pointee.literal(.null); kind = .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = index
             try number()
-            events.number(bytes, start: start, end: index)
+            events.pointee.number(bytes, start: start, end: index)
             kind = .number
         default: throw fail("unexpected character")
         }
@@ -145,13 +148,13 @@ struct JSONLexer<Events: JSONEvents> {
     private mutating func object(depth: Int) throws(JSONSyntaxError) {
         guard depth <= maxDepth else { throw fail("JSON nesting deeper than \(maxDepth)") }
         index += 1  // {
-        events.objectStart()
+        events.pointee.objectStart()
         let base = names.count
         defer { names.pop(to: base) }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            events.objectEnd()
+            events.pointee.objectEnd()
             return
         }
         // Names seen so far in this object, as a 64-bit filter: equal names without escapes
@@ -165,7 +168,7 @@ struct JSONLexer<Events: JSONEvents> {
             guard names.count - base < Self.maxMembers else { throw fail("object with more than \(Self.maxMembers) members") }
             let nameOffset = index
             let name = try string()
-            events.memberName(name)
+            events.pointee.memberName(name)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -187,7 +190,7 @@ struct JSONLexer<Events: JSONEvents> {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                events.objectEnd()
+                events.pointee.objectEnd()
                 return
             }
             throw fail("expected ',' or '}'")
@@ -205,12 +208,12 @@ struct JSONLexer<Events: JSONEvents> {
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) {
         guard depth <= maxDepth else { throw fail("JSON nesting deeper than \(maxDepth)") }
-        events.arrayStart(at: index)
+        events.pointee.arrayStart(at: index)
         index += 1  // [
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            events.arrayEnd(endingAt: index)
+            events.pointee.arrayEnd(endingAt: index)
             return
         }
         while true {
@@ -221,7 +224,7 @@ struct JSONLexer<Events: JSONEvents> {
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                events.arrayEnd(endingAt: index)
+                events.pointee.arrayEnd(endingAt: index)
                 return
             }
             throw fail("expected ',' or ']'")

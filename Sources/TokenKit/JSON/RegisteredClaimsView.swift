@@ -110,6 +110,12 @@ struct RegisteredClaimsView: JSONEvents {
     private init(input: UnsafeBufferPointer<UInt8>, requiredNames: UnsafeBufferPointer<String>) {
         self.input = input
         self.requiredNames = requiredNames
+    }
+
+    /// Takes the required names for the read (see ``requiredNames``), noting which are
+    /// registered claims.
+    private mutating func borrowRequiredNames(_ requiredNames: UnsafeBufferPointer<String>) {
+        self.requiredNames = requiredNames
         for (index, name) in requiredNames.enumerated() {
             if index < 64, let claim = Claim(exactName: name) {
                 setRequiredIndex(Int8(index), of: claim)
@@ -146,17 +152,13 @@ struct RegisteredClaimsView: JSONEvents {
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.
     /// `requiredNames` are the member names ``isPresent(requiredAt:)`` answers for.
     static func read(_ payload: UnsafeBufferPointer<UInt8>, maxDepth: Int, requiredNames: [String] = []) throws(JSONSyntaxError) -> RegisteredClaimsView {
-        let read: Result<RegisteredClaimsView, JSONSyntaxError> = requiredNames.withUnsafeBufferPointer { names in
-            var view = RegisteredClaimsView(input: payload, requiredNames: names)
-            do throws(JSONSyntaxError) {
-                try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
-            } catch {
-                return .failure(error)
-            }
-            view.requiredNames = UnsafeBufferPointer(start: nil, count: 0)
-            return .success(view)
+        var view = RegisteredClaimsView(input: payload, requiredNames: UnsafeBufferPointer(start: nil, count: 0))
+        try requiredNames.withUnsafeBufferPointer { names throws(JSONSyntaxError) in
+            view.borrowRequiredNames(names)
+            defer { view.requiredNames = UnsafeBufferPointer(start: nil, count: 0) }
+            try JSONLexer.read(payload, maxDepth: maxDepth, requireObject: true, into: &view)
         }
-        return try read.get()
+        return view
     }
 
     // MARK: Reading the claims

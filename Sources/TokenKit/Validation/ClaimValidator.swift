@@ -4,18 +4,17 @@
 enum ClaimValidator {
     /// The verified token, or the first rule's failure (or the payload's JSON error).
     static func verified(header: JWTHeader, payload: [UInt8], options: ValidationOptions) throws(JWTError) -> VerifiedJWT {
-        let outcome: Result<Void, JWTError> = payload.withUnsafeBufferPointer { bytes in
-            let view: RegisteredClaimsView
+        try payload.withUnsafeBufferPointer { bytes throws(JWTError) in
+            let subject: ClaimsUnderTest
             do throws(JSONSyntaxError) {
-                view = try RegisteredClaimsView.read(bytes, maxDepth: options.limits.maxDepth, requiredNames: options.requiredClaimNames)
+                subject = ClaimsUnderTest(
+                    claims: try RegisteredClaimsView.read(bytes, maxDepth: options.limits.maxDepth, requiredNames: options.requiredClaimNames),
+                    headerType: header.type, now: options.clock.now.timeIntervalSince1970)
             } catch {
-                return .failure(JWTPayloadParser.malformed(error))
+                throw JWTPayloadParser.malformed(error)
             }
-            let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: options.clock.now.timeIntervalSince1970)
-            if let failure = options.firstFailure(in: subject) { return .failure(failure.error) }
-            return .success(())
+            if let failure = options.firstFailure(in: subject) { throw failure.error }
         }
-        if case .failure(let error) = outcome { throw error }
         guard let customCheck = options.customCheck else {
             return VerifiedJWT(header: header, validatedPayload: payload, limits: options.limits)
         }
