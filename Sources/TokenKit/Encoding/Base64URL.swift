@@ -92,12 +92,16 @@ public enum Base64URL {
         let count = input.count
         if count % 4 == 1 { throw DecodingFailure(reason: "length \(count) is not a valid base64url length") }
         let capacity = decodedLength(count)
-        var failed = false
-        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-            failed = !decode(input, into: UnsafeMutableRawBufferPointer(buffer))
-            initialized = failed ? 0 : capacity
+        // Decoded into a temporary buffer and copied into the array with `Array(_:)`: the
+        // stdlib's specialised copy. Allocating the array first (`init(repeating:count:)`,
+        // `init(unsafeUninitializedCapacity:)`) goes through its unspecialised allocator,
+        // which looks up the array's generic metadata in a locked table on every call: more
+        // than the copy of a few hundred bytes costs.
+        let out: [UInt8]? = withUnsafeTemporaryAllocation(byteCount: max(capacity, 1), alignment: 1) { buffer in
+            guard decode(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity])) else { return nil }
+            return Array(UnsafeRawBufferPointer(rebasing: buffer[0..<capacity]))
         }
-        if failed { return try decodeReportingFailure(input) }
+        guard let out else { return try decodeReportingFailure(input) }
         return out
     }
 
