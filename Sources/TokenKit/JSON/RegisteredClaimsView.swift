@@ -126,27 +126,11 @@ struct RegisteredClaimsView: JSONEvents {
     }
 
     private mutating func setRequiredIndex(_ index: Int8, of claim: Claim) {
-        switch claim {
-        case .iss: requiredIndexOfClaim.0 = index
-        case .sub: requiredIndexOfClaim.1 = index
-        case .aud: requiredIndexOfClaim.2 = index
-        case .exp: requiredIndexOfClaim.3 = index
-        case .nbf: requiredIndexOfClaim.4 = index
-        case .iat: requiredIndexOfClaim.5 = index
-        case .jti: requiredIndexOfClaim.6 = index
-        }
+        withUnsafeMutableBytes(of: &requiredIndexOfClaim) { $0[claim.rawValue] = UInt8(bitPattern: index) }
     }
 
     private func requiredIndex(of claim: Claim) -> Int8 {
-        switch claim {
-        case .iss: requiredIndexOfClaim.0
-        case .sub: requiredIndexOfClaim.1
-        case .aud: requiredIndexOfClaim.2
-        case .exp: requiredIndexOfClaim.3
-        case .nbf: requiredIndexOfClaim.4
-        case .iat: requiredIndexOfClaim.5
-        case .jti: requiredIndexOfClaim.6
-        }
+        withUnsafeBytes(of: requiredIndexOfClaim) { Int8(bitPattern: $0[claim.rawValue]) }
     }
 
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.

@@ -1,9 +1,7 @@
+import TokenKit
+
 /// Appending JSON fragments to a byte buffer, for fast line-by-line JSON output.
 enum JSONBytes {
-    private static let hex = Array("0123456789abcdef".utf8)
-    /// Whether a byte must be escaped in a JSON string: control characters, `"`, `\\`, DEL.
-    private static let needsEscape: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
-
     /// Appends `"key":` (the key is written as is: callers pass fixed ASCII names).
     static func key(_ key: StaticString, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -17,32 +15,11 @@ enum JSONBytes {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends a JSON string, escaping `"`, `\\`, DEL and control characters (RFC 8259); runs
-    /// of bytes that need no escape are appended in one piece.
+    /// Appends a JSON string, escaping `"`, `\\`, DEL and control characters (RFC 8259), with
+    /// the package's one escaper (DEL escaped too: this output goes to terminals and pipes).
+    @inline(__always)
     static func string(_ value: String, into out: inout [UInt8]) {
-        var value = value
-        needsEscape.withUnsafeBufferPointer { needsEscape in value.withUTF8 { utf8 in
-            out.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard needsEscape[Int(byte)] else { continue }
-                if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-                }
-            }
-            if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-            out.append(UInt8(ascii: "\""))
-        } }
+        JSONStringEscaping.append(value, escapingDelete: true, to: &out)
     }
 
     /// Appends text that needs no escaping (a number literal already checked as JSON).

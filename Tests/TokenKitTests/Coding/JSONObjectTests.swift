@@ -116,3 +116,33 @@ struct RequiredClaimNamesTests {
         expectJWTError(.missingClaim) { try Self.verify("{\(missingLast),\"iat\":1}", required: Set(names + ["iat"])) }
     }
 }
+
+/// The package's one JSON string escaper, as the token writer and the CLI use it.
+@Suite("JSON string escaping")
+struct JSONStringEscapingTests {
+    static func escaped(_ value: String, escapingDelete: Bool = false) -> String {
+        var out: [UInt8] = []
+        JSONStringEscaping.append(value, escapingDelete: escapingDelete, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test("quote, backslash and every control character are escaped; plain runs and non-ASCII are copied")
+    func escapes() throws {
+        #expect(Self.escaped("plain text") == #""plain text""#)
+        #expect(Self.escaped("a\"b\\c\nd\re\tf") == #""a\"b\\c\nd\re\tf""#)
+        #expect(Self.escaped("\u{0}\u{1}\u{1F}") == #""\u0000\u0001\u001f""#)
+        #expect(Self.escaped("é\u{202E}x") == "\"é\u{202E}x\"")
+        #expect(Self.escaped("") == #""""#)
+        // Every control character round-trips through the package's parser.
+        let all = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self)
+        let parsed = try StrictJSONParser.parse(Array(Self.escaped(all).utf8), maxDepth: 1)
+        #expect(parsed == .string(all))
+    }
+
+    @Test("DEL is escaped only when asked: never in what TokenKit signs")
+    func delete() {
+        #expect(Self.escaped("a\u{7F}b") == "\"a\u{7F}b\"")
+        #expect(Self.escaped("a\u{7F}b", escapingDelete: true) == #""a\u007fb""#)
+        #expect(JSONWriter.string(.string("\u{7F}")) == "\"\u{7F}\"")
+    }
+}
