@@ -85,10 +85,8 @@ public struct PostgresRefreshLock: RefreshLock {
     /// The advisory-lock id of `key`: the first 8 bytes of
     /// SHA-256("tokenkit refresh lock" 0 namespace 0 service 0 account), as a signed integer.
     static func lockID(namespace: String, key: CredentialKey) throws(AuthError) -> Int64 {
-        let input = Array("tokenkit refresh lock".utf8) + [0] + Array(namespace.utf8) + [0]
-            + Array(key.service.utf8) + [0] + Array(key.account.utf8)
-        let digest: [UInt8]
-        do { digest = try SHA256Digest.hash(input) } catch { throw .lock("cannot hash the credential key: \(error.message)") }
-        return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        do { return try AdvisoryLockID.of(["tokenkit refresh lock", namespace, key.service, key.account]) } catch {
+            throw .lock("cannot hash the credential key: \(error.message)")
+        }
     }
 }

@@ -80,11 +80,8 @@ enum PostgresSchema {
     /// SHA-256("tokenkit schema" 0 table), as a signed integer (a namespace apart from the
     /// refresh locks' ids).
     static func schemaLockID(_ table: PostgresTableName) throws(PGError) -> Int64 {
-        let input = Array("tokenkit schema".utf8) + [0] + Array(table.rawValue.utf8)
-        let digest: [UInt8]
-        do { digest = try SHA256Digest.hash(input) } catch {
+        do { return try AdvisoryLockID.of(["tokenkit schema", table.rawValue]) } catch {
             throw PGError(.protocolViolation, message: "cannot hash the table name: \(error.message)")
         }
-        return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 }
