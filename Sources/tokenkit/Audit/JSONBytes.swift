@@ -2,13 +2,6 @@ import TokenKit
 
 /// Appending JSON fragments to a byte buffer, for fast line-by-line JSON output.
 enum JSONBytes {
-    /// Appends `"key":` (the key is written as is: callers pass fixed ASCII names).
-    static func key(_ key: StaticString, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        fixed(key, into: &out)
-        fixed("\":", into: &out)
-    }
-
     /// Appends fixed ASCII text (punctuation and key names), in one piece.
     @inline(__always)
     static func fixed(_ text: StaticString, into out: inout [UInt8]) {
