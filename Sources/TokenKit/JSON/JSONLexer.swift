@@ -267,19 +267,17 @@ struct JSONLexer<Events: JSONEvents> {
         index += 1
         let start = index
         var escaped = false
-        // Eight bytes at a time while the text is plain: the lowest flagged byte of a word is
-        // exactly the first quote, backslash, control or non-ASCII byte (the bit tests can
-        // only over-flag bytes above a flagged one).
+        // Eight bytes at a time while the text is plain: the first flagged byte of a word is
+        // exactly the first quote, backslash, control or non-ASCII byte (see ``ByteWord``).
         #if _endian(little)
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while index + 8 <= bytes.count {
                 let w = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
-                let quote = w ^ (0x22 &* ones), backslash = w ^ (0x5C &* ones)
-                let flagged = (w | ((w &- 0x20 &* ones) & ~w) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & high
-                if flagged != 0 {
-                    index += flagged.trailingZeroBitCount >> 3
+                let flagged = ByteWord.nonASCII(w) | ByteWord.below(0x20, in: w)
+                    | ByteWord.equal(to: UInt8(ascii: "\""), in: w) | ByteWord.equal(to: UInt8(ascii: "\\"), in: w)
+                if let offset = ByteWord.firstFlagged(flagged) {
+                    index += offset
                     break
                 }
                 index += 8

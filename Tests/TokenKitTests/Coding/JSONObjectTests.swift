@@ -145,4 +145,47 @@ struct JSONStringEscapingTests {
         #expect(Self.escaped("a\u{7F}b", escapingDelete: true) == #""a\u007fb""#)
         #expect(JSONWriter.string(.string("\u{7F}")) == "\"\u{7F}\"")
     }
+
+    /// The escaper's rule written one byte at a time, as RFC 8259 §7 states it.
+    static func reference(_ bytes: [UInt8], escapingDelete: Bool) -> String {
+        var out: [UInt8] = [0x22]
+        for byte in bytes {
+            switch byte {
+            case 0x22: out += Array(#"\""#.utf8)
+            case 0x5C: out += Array(#"\\"#.utf8)
+            case 0x0A: out += Array(#"\n"#.utf8)
+            case 0x0D: out += Array(#"\r"#.utf8)
+            case 0x09: out += Array(#"\t"#.utf8)
+            case 0x00..<0x20: out += Array(("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)).utf8)
+            case 0x7F where escapingDelete: out += Array(#"\u007f"#.utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test("each byte that needs an escape is found wherever it falls in the 8-byte words the scan reads")
+    func escapesAtEveryOffset() {
+        // Plain ASCII around one special byte, at every offset of strings up to 3 words long,
+        // with the bytes the word test must not flag (0x20, 0x7E, 0x21, 0x5B, 0x5D) as neighbours.
+        let specials: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x22, 0x5C, 0x7F]
+        for length in 1...24 {
+            for offset in 0..<length {
+                for special in specials {
+                    var bytes = (0..<length).map { [0x20, 0x7E, 0x21, 0x5B, 0x5D, 0x61][$0 % 6] as UInt8 }
+                    bytes[offset] = special
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    for escapingDelete in [false, true] {
+                        #expect(Self.escaped(text, escapingDelete: escapingDelete) == Self.reference(bytes, escapingDelete: escapingDelete),
+                                "length \(length), byte 0x\(String(special, radix: 16)) at \(offset)")
+                    }
+                }
+            }
+        }
+        // Non-ASCII UTF-8 (bytes 0x80-0xFF) next to specials is copied, never flagged.
+        let mixed = "é\"€\u{1}😀\\ü\u{7F}x" + String(repeating: "ß", count: 9) + "\n"
+        #expect(Self.escaped(mixed) == Self.reference(Array(mixed.utf8), escapingDelete: false))
+        #expect(Self.escaped(mixed, escapingDelete: true) == Self.reference(Array(mixed.utf8), escapingDelete: true))
+    }
 }
