@@ -267,23 +267,12 @@ struct JSONLexer<Events: JSONEvents> {
         index += 1
         let start = index
         var escaped = false
-        // Eight bytes at a time while the text is plain: the first flagged byte of a word is
-        // exactly the first quote, backslash, control or non-ASCII byte (see ``ByteWord``).
-        #if _endian(little)
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= bytes.count {
-                let w = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let flagged = ByteWord.nonASCII(w) | ByteWord.below(0x20, in: w)
-                    | ByteWord.equal(to: UInt8(ascii: "\""), in: w) | ByteWord.equal(to: UInt8(ascii: "\\"), in: w)
-                if let offset = ByteWord.firstFlagged(flagged) {
-                    index += offset
-                    break
-                }
-                index += 8
-            }
+        // Eight bytes at a time while the text is plain: up to the first quote, backslash,
+        // control or non-ASCII byte.
+        index = ByteWord.skip(bytes, from: index) { w in
+            ByteWord.nonASCII(w) | ByteWord.below(0x20, in: w)
+                | ByteWord.equal(to: UInt8(ascii: "\""), in: w) | ByteWord.equal(to: UInt8(ascii: "\\"), in: w)
         }
-        #endif
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {

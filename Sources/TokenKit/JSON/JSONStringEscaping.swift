@@ -62,20 +62,10 @@ package enum JSONStringEscaping {
     /// if none), found eight bytes at a time (see ``ByteWord``).
     @inline(__always)
     private static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, escapingDelete: Bool) -> Int {
-        var index = start
-        #if _endian(little)
-        if let base = utf8.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= utf8.count {
-                let w = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                var flagged = ByteWord.below(0x20, in: w)
-                    | ByteWord.equal(to: UInt8(ascii: "\""), in: w) | ByteWord.equal(to: UInt8(ascii: "\\"), in: w)
-                if escapingDelete { flagged |= ByteWord.equal(to: 0x7F, in: w) }
-                if let offset = ByteWord.firstFlagged(flagged) { return index + offset }
-                index += 8
-            }
+        var index = ByteWord.skip(utf8, from: start) { w in
+            ByteWord.below(0x20, in: w) | ByteWord.equal(to: UInt8(ascii: "\""), in: w) | ByteWord.equal(to: UInt8(ascii: "\\"), in: w)
+                | (escapingDelete ? ByteWord.equal(to: 0x7F, in: w) : 0)
         }
-        #endif
         while index < utf8.count, !mustEscape(utf8[index], escapingDelete: escapingDelete) { index += 1 }
         return index
     }

@@ -31,4 +31,21 @@ enum ByteWord {
     static func firstFlagged(_ flags: UInt64) -> Int? {
         flags == 0 ? nil : flags.trailingZeroBitCount >> 3
     }
+
+    /// Reads `bytes` from `start` eight at a time and returns the index of the first byte that
+    /// `flags` (a combination of the tests above) flags, or the index where fewer than eight
+    /// bytes remain: the caller reads on from there one byte at a time.
+    @inline(__always)
+    static func skip(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, unlessFlagged flags: (UInt64) -> UInt64) -> Int {
+        var index = start
+        #if _endian(little)
+        guard let base = bytes.baseAddress else { return index }
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= bytes.count {
+            if let offset = firstFlagged(flags(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) { return index + offset }
+            index += 8
+        }
+        #endif
+        return index
+    }
 }

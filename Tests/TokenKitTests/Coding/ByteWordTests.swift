@@ -40,4 +40,23 @@ struct ByteWordTests {
             }
         }
     }
+
+    @Test("skip stops at the first flagged byte, or where fewer than eight bytes remain")
+    func skipStopsAtFirstMatchOrTail() {
+        for length in 0...24 {
+            for start in [0, 3] where start <= length {
+                for position in [nil] + Array(0..<length) {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    if let position { bytes[position] = 0x22 }
+                    let stop = bytes.withUnsafeBufferPointer { buffer in
+                        ByteWord.skip(buffer, from: start) { ByteWord.equal(to: 0x22, in: $0) }
+                    }
+                    // Whole words from `start`: the match if it lies in one, else the tail.
+                    let wholeWordsEnd = start + (length - start) / 8 * 8
+                    let expected = position.map { $0 >= start && $0 < wholeWordsEnd ? $0 : nil } ?? nil
+                    #expect(stop == (expected ?? wholeWordsEnd), "length \(length), start \(start), quote at \(String(describing: position))")
+                }
+            }
+        }
+    }
 }
