@@ -204,6 +204,7 @@ let package = Package(
         // Python interop peer, the skip-or-fail gate for missing services. Not a product.
         .target(
             name: "TokenKitTestSupport",
+            dependencies: ["TokenKitTime"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -138,10 +138,3 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
-extension Duration {
-    /// The duration in seconds, for `Date` deadlines.
-    var inSeconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) / 1e18
-    }
-}

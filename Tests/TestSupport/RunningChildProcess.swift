@@ -1,4 +1,5 @@
 import Foundation
+import TokenKitTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -105,7 +106,7 @@ extension ChildProcess {
         /// Blocks until stdout's text so far satisfies `done`, stdout ends, or `timeout`
         /// passes; returns the text so far (stdout must be captured).
         public func waitForStdout(timeout: Duration? = nil, until done: (String) -> Bool) -> String {
-            let deadline = timeout.map { Date().addingTimeInterval($0.inSeconds) }
+            let deadline = timeout.map { Date().addingTimeInterval($0.seconds) }
             return condition.withLock {
                 while true {
                     let text = String(decoding: output, as: UTF8.self)
@@ -128,7 +129,7 @@ extension ChildProcess {
         /// `timeout`, after that long kills the child's process group (SIGKILL) and throws
         /// ``TimedOut`` with the output so far.
         public func wait(timeout: Duration? = nil) throws -> Outcome {
-            let deadline = timeout.map { Date().addingTimeInterval($0.inSeconds) }
+            let deadline = timeout.map { Date().addingTimeInterval($0.seconds) }
             condition.lock()
             defer { condition.unlock() }
             while waitStatus == nil || outputOpen || errorsOpen {

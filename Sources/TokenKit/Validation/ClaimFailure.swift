@@ -100,8 +100,8 @@ struct ClaimFailure: Sendable {
         leeway > 0 ? ", leeway \(seconds(leeway))" : ""
     }
 
-    /// A span of seconds as `90s` (whole) or `1.5s`.
+    /// A span of seconds as `90s` (whole) or `1.5s` (``SecondsText``'s digits).
     static func seconds(_ s: Double) -> String {
-        s == s.rounded() && abs(s) < 1e15 ? "\(Int64(s))s" : "\(s)s"
+        SecondsText.format(s) + "s"
     }
 }
