@@ -45,9 +45,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let limit = max(0, min(maxResponseBytes, request.maxResponseBytes ?? maxResponseBytes))
         let client = self.client
         let prepared = outgoing
-        let parts = total.components
-        let nanoseconds = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let deadline = NIODeadline.now() + .nanoseconds(nanoseconds.overflow ? .max : nanoseconds.partialValue + parts.attoseconds / 1_000_000_000)
+        let deadline = NIODeadline.now() + .nanoseconds(total.wholeNanoseconds)
         do {
             // AsyncHTTPClient's deadline covers the response head; the race below also bounds
             // reading the body (a server sending one byte a second is cut off at the deadline).

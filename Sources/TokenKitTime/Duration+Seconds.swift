@@ -19,11 +19,19 @@ extension Duration {
 
     /// The span in whole milliseconds, rounded toward zero (saturating at the `Int64` range),
     /// for C and wire APIs that count in milliseconds.
-    package var wholeMilliseconds: Int64 {
+    package var wholeMilliseconds: Int64 { whole(unitsPerSecond: 1_000) }
+
+    /// The span in whole nanoseconds, rounded toward zero (saturating at the `Int64` range),
+    /// for APIs that count in nanoseconds (NIO's deadlines).
+    package var wholeNanoseconds: Int64 { whole(unitsPerSecond: 1_000_000_000) }
+
+    /// The span in whole units of `1 / unitsPerSecond` s (a divisor of 10^18), rounded toward
+    /// zero, saturating at the `Int64` range.
+    private func whole(unitsPerSecond units: Int64) -> Int64 {
         let (whole, fraction) = components
-        let (millis, overflow) = whole.multipliedReportingOverflow(by: 1_000)
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: units)
         guard !overflow else { return whole < 0 ? .min : .max }
-        let (total, overflowAgain) = millis.addingReportingOverflow(fraction / 1_000_000_000_000_000)
+        let (total, overflowAgain) = scaled.addingReportingOverflow(fraction / (1_000_000_000_000_000_000 / units))
         return overflowAgain ? (whole < 0 ? .min : .max) : total
     }
 

@@ -98,7 +98,7 @@ struct TimeModelTests {
         #expect(clock.reads == 2)
     }
 
-    @Test("the one conversion: Duration to seconds keeps fractions; seconds(clamping:) and wholeMilliseconds never trap")
+    @Test("the one conversion: Duration to seconds keeps fractions; seconds(clamping:), wholeMilliseconds and wholeNanoseconds never trap")
     func conversion() {
         #expect(Duration.milliseconds(1_500).seconds == 1.5)
         #expect(Duration.seconds(-2).seconds == -2)
@@ -114,6 +114,12 @@ struct TimeModelTests {
         #expect(Duration.microseconds(-1_500).wholeMilliseconds == -1)
         #expect(Duration.seconds(Int64.max).wholeMilliseconds == .max)
         #expect(Duration.seconds(Int64.min).wholeMilliseconds == .min)
+        #expect(Duration.milliseconds(1_500).wholeNanoseconds == 1_500_000_000)
+        #expect(Duration.nanoseconds(7).wholeNanoseconds == 7)
+        #expect((Duration.nanoseconds(-7) / 2).wholeNanoseconds == -3)
+        #expect(Duration.seconds(9_223_372_036).wholeNanoseconds == 9_223_372_036_000_000_000)
+        #expect(Duration.seconds(9_223_372_037).wholeNanoseconds == .max)
+        #expect(Duration.seconds(Int64.min).wholeNanoseconds == .min)
     }
 }
 
