@@ -8,12 +8,20 @@
 /// bytes of a signed token do not depend on who else uses this.
 package enum JSONStringEscaping {
     /// Appends `value` as a quoted JSON string.
-    package static func append(_ value: String, escapingDelete: Bool = false, to out: inout [UInt8]) {
+    package static func append(_ value: String, escapingDelete: Bool = false, to out: inout ByteWriter) {
         let done: Void? = value.utf8.withContiguousStorageIfAvailable { append(utf8: $0, escapingDelete: escapingDelete, to: &out) }
         if done == nil {
             var copy = value
             copy.withUTF8 { append(utf8: $0, escapingDelete: escapingDelete, to: &out) }
         }
+    }
+
+    /// Appends the bytes `utf8` as a quoted JSON string.
+    package static func append(utf8: UnsafeBufferPointer<UInt8>, escapingDelete: Bool, to out: inout ByteWriter) {
+        // At most six bytes per input byte (`\u00XX`) plus the quotes.
+        let (bound, overflow) = utf8.count.multipliedReportingOverflow(by: 6)
+        precondition(!overflow, "string too long to escape")
+        out.write(atMost: bound + 2) { write(utf8, escapingDelete: escapingDelete, to: $0) }
     }
 
     /// Whether `byte` must be escaped. Decided by comparisons, not a table: a shared table is
@@ -30,32 +38,40 @@ package enum JSONStringEscaping {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    private static func append(utf8: UnsafeBufferPointer<UInt8>, escapingDelete: Bool, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    /// Writes the quoted, escaped string to `out` (room for `6 * utf8.count + 2` bytes) and
+    /// returns the number of bytes written. Plain runs are copied in one piece.
+    private static func write(_ utf8: UnsafeBufferPointer<UInt8>, escapingDelete: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = 0
+        @inline(__always) func put(_ byte: UInt8) { out[o] = byte; o += 1 }
+        put(UInt8(ascii: "\""))
         var runStart = 0
         var index = nextEscape(in: utf8, from: 0, escapingDelete: escapingDelete)
-        while index < utf8.count {
-            let byte = utf8[index]
-            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            runStart = index + 1
-            out.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            default:
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
+        while true {
+            if runStart < index, let base = utf8.baseAddress {
+                (out + o).update(from: base + runStart, count: index - runStart)
+                o += index - runStart
             }
+            guard index < utf8.count else { break }
+            let byte = utf8[index]
+            put(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): put(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): put(UInt8(ascii: "\\"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
+            default:
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(hexDigit(byte >> 4))
+                put(hexDigit(byte & 0x0F))
+            }
+            runStart = index + 1
             index = nextEscape(in: utf8, from: index + 1, escapingDelete: escapingDelete)
         }
-        if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        out.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
+        return o
     }
 
     /// The index of the first byte at or after `start` that must be escaped (`utf8.count`

@@ -2,19 +2,19 @@
 /// `/` not escaped, control characters as `\u00XX`), members in the object's order.
 enum JSONWriter {
     static func bytes(_ value: JSONValue) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        write(value, into: &out)
-        return out
+        ByteWriter.withScratch(capacity: 1024) { out in
+            write(value, into: &out)
+            return out.array
+        }
     }
 
     static func string(_ value: JSONValue) -> String { String(decoding: bytes(value), as: UTF8.self) }
 
-    static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    static func write(_ value: JSONValue, into out: inout ByteWriter) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.literal.utf8)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .number(let n): out.append(utf8Of: n.literal)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -37,7 +37,7 @@ enum JSONWriter {
         }
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout ByteWriter) {
         JSONStringEscaping.append(s, to: &out)
     }
 }

@@ -1,3 +1,4 @@
+import TokenKit
 import TokenKitAudit
 
 /// `--format csv`: RFC 4180 CSV with a header row. Columns: file, line, reference, status,
@@ -5,11 +6,11 @@ import TokenKitAudit
 /// token), lifetime, remaining (seconds), findings (joined by `;`), problem.
 /// Fields are quoted when they contain `,`, `"`, CR or LF. Never contains the token.
 struct AuditCSVFormatter: AuditRowFormatter {
-    func header(into out: inout [UInt8]) {
-        out.append(contentsOf: "file,line,reference,status,alg,kid,iss,sub,aud,iat,nbf,exp,lifetime,remaining,findings,problem\n".utf8)
+    func header(into out: inout ByteWriter) {
+        out.append("file,line,reference,status,alg,kid,iss,sub,aud,iat,nbf,exp,lifetime,remaining,findings,problem\n")
     }
 
-    func row(_ record: AuditRecord, into out: inout [UInt8]) {
+    func row(_ record: AuditRecord, into out: inout ByteWriter) {
         field(record.source, &out); comma(&out)
         JSONBytes.integer(record.line, into: &out); comma(&out)
         field(record.reference, &out); comma(&out)
@@ -35,20 +36,20 @@ struct AuditCSVFormatter: AuditRowFormatter {
         for finding in record.findings {
             if !first { out.append(UInt8(ascii: ";")) }
             first = false
-            out.append(contentsOf: finding.rawValue.utf8)  // kebab-case names: never need quoting
+            out.append(utf8Of: finding.rawValue)  // kebab-case names: never need quoting
         }
         comma(&out)
         field(record.problem, &out)
         out.append(UInt8(ascii: "\n"))
     }
 
-    private func comma(_ out: inout [UInt8]) { out.append(UInt8(ascii: ",")) }
+    private func comma(_ out: inout ByteWriter) { out.append(UInt8(ascii: ",")) }
 
     /// Appends a field, quoted (with `"` doubled) when needed; nothing for `nil`.
-    private func field(_ value: String?, _ out: inout [UInt8]) {
+    private func field(_ value: String?, _ out: inout ByteWriter) {
         guard let value else { return }
         let needsQuotes = value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else { return out.append(contentsOf: value.utf8) }
+        guard needsQuotes else { return out.append(utf8Of: value) }
         out.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             if byte == UInt8(ascii: "\"") { out.append(byte) }

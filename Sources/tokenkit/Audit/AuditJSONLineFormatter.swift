@@ -1,3 +1,4 @@
+import TokenKit
 import TokenKitAudit
 
 /// `--json`: one JSON object a line, with exactly the contract's keys in the contract's
@@ -5,9 +6,9 @@ import TokenKitAudit
 /// findings, file. Numbers `iat`/`nbf`/`exp` are written exactly as in the token.
 /// Nothing else is added (no reference, no reason), so the line shape never changes.
 struct AuditJSONLineFormatter: AuditRowFormatter {
-    func header(into out: inout [UInt8]) {}
+    func header(into out: inout ByteWriter) {}
 
-    func row(_ record: AuditRecord, into out: inout [UInt8]) {
+    func row(_ record: AuditRecord, into out: inout ByteWriter) {
         // Each fixed fragment (punctuation and the next key) is appended in one piece.
         JSONBytes.fixed("{\"line\":", into: &out)
         JSONBytes.integer(record.line, into: &out)
@@ -56,7 +57,7 @@ struct AuditJSONLineFormatter: AuditRowFormatter {
     }
 
     /// A number literal as parsed by TokenKit's strict parser (already valid JSON), or null.
-    private func number(_ literal: String?, _ out: inout [UInt8]) {
+    private func number(_ literal: String?, _ out: inout ByteWriter) {
         if let literal { JSONBytes.raw(literal, into: &out) } else { JSONBytes.null(into: &out) }
     }
 }

@@ -1,3 +1,4 @@
+import TokenKit
 import TokenKitAudit
 
 /// Turns audit records into output bytes, one row (line) per record, streamed: a formatter
@@ -5,7 +6,7 @@ import TokenKitAudit
 /// threads.
 protocol AuditRowFormatter: Sendable {
     /// Bytes written once before the first row (e.g. a table or CSV header); may be empty.
-    func header(into out: inout [UInt8])
+    func header(into out: inout ByteWriter)
     /// Appends one record's row, ending with `\n`.
-    func row(_ record: AuditRecord, into out: inout [UInt8])
+    func row(_ record: AuditRecord, into out: inout ByteWriter)
 }

@@ -1,3 +1,4 @@
+import TokenKit
 import TokenKitAudit
 
 #if canImport(Glibc)
@@ -34,7 +35,10 @@ struct AuditSession {
         let progress = AuditProgress(enabled: Terminal.isTTY(2))
         if Terminal.isTTY(1) { output.beforeFlush = { progress.clear() } }
         let formatter = makeFormatter()
-        output.withBytes { formatter.header(into: &$0) }
+        ByteWriter.withScratch { header in
+            formatter.header(into: &header)
+            header.withBytes { output.append($0) }
+        }
 
         var builder = AuditSummaryBuilder(failOn: runner.engine.auditor.policy.failOn)
         var done = 0
@@ -42,7 +46,14 @@ struct AuditSession {
             var inputs: [() throws -> any AuditInput] = sources.map { source in { try TokenLineReader(path: source) } }
             if !storeBatches.isEmpty { inputs.append { BatchListInput(source: "store", batches: storeBatches) } }
             for open in inputs {
-                try runner.audit(try open(), into: &builder, render: { formatter.row($0, into: &$1) }) { batch in
+                try runner.audit(try open(), into: &builder, render: { record, chunk in
+                    // Each row is built in a stack-first writer (cheap appends) and joins
+                    // the worker's chunk in one piece.
+                    ByteWriter.withScratch(capacity: 1024) { row in
+                        formatter.row(record, into: &row)
+                        row.withBytes { chunk.append(contentsOf: $0) }
+                    }
+                }) { batch in
                     for chunk in batch.rendered { try output.append(chunk: chunk) }
                     done += batch.records.count
                     progress.update(count: done)

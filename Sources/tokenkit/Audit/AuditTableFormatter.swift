@@ -27,7 +27,7 @@ struct AuditTableFormatter: AuditRowFormatter {
         self.colour = colour
     }
 
-    func header(into out: inout [UInt8]) {
+    func header(into out: inout ByteWriter) {
         TableCell.text(showsFile ? "FILE:LINE" : "LINE", width: locationWidth, right: !showsFile, into: &out)
         for (title, width, right) in [("REF", Width.reference, false), ("STATUS", Width.status, false), ("ALG", Width.alg, false),
                                       ("ISS", Width.iss, false), ("SUB", Width.sub, false), ("EXPIRES", Width.expires, false),
@@ -36,10 +36,10 @@ struct AuditTableFormatter: AuditRowFormatter {
             TableCell.text(title, width: width, right: right, into: &out)
         }
         TableCell.gap(&out)
-        out.append(contentsOf: "FINDINGS\n".utf8)
+        out.append("FINDINGS\n")
     }
 
-    func row(_ record: AuditRecord, into out: inout [UInt8]) {
+    func row(_ record: AuditRecord, into out: inout ByteWriter) {
         if showsFile {
             TableCell.text("\(DisplayText.sanitized(record.source, maxCharacters: 40)):\(record.line)", width: locationWidth, right: false, into: &out)
         } else {
@@ -48,9 +48,9 @@ struct AuditTableFormatter: AuditRowFormatter {
         TableCell.gap(&out)
         TableCell.text(record.reference, width: Width.reference, right: false, into: &out)
         TableCell.gap(&out)
-        if colour { out.append(contentsOf: Self.colourCode(record.status).utf8) }
+        if colour { out.append(utf8Of: Self.colourCode(record.status)) }
         TableCell.text(record.status.rawValue, width: Width.status, right: false, into: &out)
-        if colour { out.append(contentsOf: "\u{1B}[0m".utf8) }
+        if colour { out.append("\u{1B}[0m") }
         TableCell.gap(&out)
         TableCell.text(record.algorithm, width: Width.alg, right: false, into: &out)
         TableCell.gap(&out)
@@ -70,7 +70,7 @@ struct AuditTableFormatter: AuditRowFormatter {
         out.append(UInt8(ascii: "\n"))
     }
 
-    private func appendDuration(_ value: Double?, width: Int, into out: inout [UInt8]) {
+    private func appendDuration(_ value: Double?, width: Int, into out: inout ByteWriter) {
         TableCell.gap(&out)
         if let value {
             TableCell.bytes(width: width, right: true, into: &out) { HumanDuration.append(value, into: &$0) }
@@ -79,7 +79,7 @@ struct AuditTableFormatter: AuditRowFormatter {
         }
     }
 
-    private func appendFindings(_ record: AuditRecord, into out: inout [UInt8]) {
+    private func appendFindings(_ record: AuditRecord, into out: inout ByteWriter) {
         if record.findings.isEmpty {
             out.append(UInt8(ascii: "-"))
         } else {
@@ -87,16 +87,16 @@ struct AuditTableFormatter: AuditRowFormatter {
             for finding in record.findings {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                out.append(contentsOf: finding.rawValue.utf8)
+                out.append(utf8Of: finding.rawValue)
             }
         }
         if !record.missingClaims.isEmpty {
             let names = record.missingClaims.map { DisplayText.sanitized($0, maxCharacters: 32) }.joined(separator: ",")
-            out.append(contentsOf: " (missing: \(names))".utf8)
+            out.append(utf8Of: " (missing: \(names))")
         }
         if var problem = record.problem {
             if problem.hasPrefix("malformed token: ") { problem.removeFirst("malformed token: ".count) }
-            out.append(contentsOf: " (\(DisplayText.sanitized(problem, maxCharacters: 160)))".utf8)
+            out.append(utf8Of: " (\(DisplayText.sanitized(problem, maxCharacters: 160)))")
         }
     }
 
@@ -113,17 +113,17 @@ struct AuditTableFormatter: AuditRowFormatter {
 /// Fixed-width table cells written as bytes.
 enum TableCell {
     /// Two spaces between columns.
-    static func gap(_ out: inout [UInt8]) { out.append(contentsOf: [0x20, 0x20]) }
+    static func gap(_ out: inout ByteWriter) { out.append("  ") }
 
     /// `text` (or `-` when `nil`) cut to `width` columns with `…` and padded to `width`.
     /// Control characters become `?`. Plain ASCII takes a byte-level path.
-    static func text(_ text: String?, width: Int, right: Bool, into out: inout [UInt8]) {
+    static func text(_ text: String?, width: Int, right: Bool, into out: inout ByteWriter) {
         guard var text else { return pad("-".utf8.count, width: width, right: right, into: &out) { $0.append(UInt8(ascii: "-")) } }
         let done: Bool = text.withUTF8 { utf8 in
             guard !utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
             if utf8.count > width {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<(width - 1)]))
-                out.append(contentsOf: "…".utf8)
+                out.append("…")
             } else {
                 pad(utf8.count, width: width, right: right, into: &out) { $0.append(contentsOf: utf8) }
             }
@@ -131,25 +131,25 @@ enum TableCell {
         }
         guard !done else { return }
         let clean = DisplayText.sanitized(text, maxCharacters: width)
-        pad(clean.count, width: width, right: right, into: &out) { $0.append(contentsOf: clean.utf8) }
+        pad(clean.count, width: width, right: right, into: &out) { $0.append(utf8Of: clean) }
     }
 
     /// Cell content produced by `write` (ASCII is assumed: one byte a column), padded.
-    static func bytes(width: Int, right: Bool, into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    static func bytes(width: Int, right: Bool, into out: inout ByteWriter, _ write: (inout ByteWriter) -> Void) {
         let start = out.count
         write(&out)
         let fill = max(0, width - (out.count - start))
         if right {
-            out.insert(contentsOf: repeatElement(0x20, count: fill), at: start)
+            out.insert(repeating: 0x20, count: fill, at: start)
         } else {
-            out.append(contentsOf: repeatElement(0x20, count: fill))
+            out.append(repeating: 0x20, count: fill)
         }
     }
 
-    private static func pad(_ count: Int, width: Int, right: Bool, into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    private static func pad(_ count: Int, width: Int, right: Bool, into out: inout ByteWriter, _ write: (inout ByteWriter) -> Void) {
         let fill = max(0, width - count)
-        if right { out.append(contentsOf: repeatElement(0x20, count: fill)) }
+        if right { out.append(repeating: 0x20, count: fill) }
         write(&out)
-        if !right { out.append(contentsOf: repeatElement(0x20, count: fill)) }
+        if !right { out.append(repeating: 0x20, count: fill) }
     }
 }

@@ -1,3 +1,4 @@
+import TokenKit
 /// Short human renderings of durations and numbers for the readable audit output.
 enum HumanDuration {
     /// The unit of index 0 (days) to 3 (seconds): size in seconds and letter.
@@ -13,13 +14,14 @@ enum HumanDuration {
     /// `seconds` as at most two units: `45s`, `15m 30s`, `1h 5m`, `7d 2h`; negative values
     /// get a leading `-`. Fractions of a second are dropped.
     static func string(_ seconds: Double) -> String {
-        var out: [UInt8] = []
-        append(seconds, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        ByteWriter.withScratch(capacity: 64) { out in
+            append(seconds, into: &out)
+            return out.withBytes { String(decoding: $0, as: UTF8.self) }
+        }
     }
 
     /// Appends what ``string(_:)`` returns, without building a `String`.
-    static func append(_ seconds: Double, into out: inout [UInt8]) {
+    static func append(_ seconds: Double, into out: inout ByteWriter) {
         guard seconds.isFinite else { return out.append(UInt8(ascii: "?")) }
         if seconds <= -1 { out.append(UInt8(ascii: "-")) }
         let total = Int64(min(abs(seconds), 9e15).rounded(.down))

@@ -1,56 +1,57 @@
 import TokenKit
 
-/// Appending JSON fragments to a byte buffer, for fast line-by-line JSON output.
+/// Appending JSON fragments to a ``ByteWriter``, for fast line-by-line JSON output.
 enum JSONBytes {
     /// Appends fixed ASCII text (punctuation and key names), in one piece.
     @inline(__always)
-    static func fixed(_ text: StaticString, into out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    static func fixed(_ text: StaticString, into out: inout ByteWriter) {
+        out.append(text)
     }
 
     /// Appends a JSON string, escaping `"`, `\\`, DEL and control characters (RFC 8259), with
     /// the package's one escaper (DEL escaped too: this output goes to terminals and pipes).
     @inline(__always)
-    static func string(_ value: String, into out: inout [UInt8]) {
+    static func string(_ value: String, into out: inout ByteWriter) {
         JSONStringEscaping.append(value, escapingDelete: true, to: &out)
     }
 
     /// Appends text that needs no escaping (a number literal already checked as JSON).
-    static func raw(_ text: String, into out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
+    static func raw(_ text: String, into out: inout ByteWriter) {
+        out.append(utf8Of: text)
     }
 
     /// Appends a string or `null`.
-    static func optionalString(_ value: String?, into out: inout [UInt8]) {
+    static func optionalString(_ value: String?, into out: inout ByteWriter) {
         if let value { string(value, into: &out) } else { null(into: &out) }
     }
 
     /// Appends `null`.
-    static func null(into out: inout [UInt8]) {
+    static func null(into out: inout ByteWriter) {
         fixed("null", into: &out)
     }
 
     /// Appends a decimal integer.
-    static func integer(_ value: Int, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+    static func integer(_ value: Int, into out: inout ByteWriter) {
+        // At most 20 characters: a sign and the 19 digits of Int.min's magnitude.
+        out.write(atMost: 20) { start in
+            var magnitude = value.magnitude
+            var digits = 0
+            var rest = magnitude
+            repeat { digits += 1; rest /= 10 } while rest > 0
+            let sign = value < 0 ? 1 : 0
+            if sign == 1 { start[0] = UInt8(ascii: "-") }
+            var index = sign + digits
             repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                index -= 1
+                start[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+            return sign + digits
         }
     }
 
     /// Appends seconds: an integer when whole (up to 2^53), else rounded to milliseconds.
-    static func seconds(_ value: Double?, into out: inout [UInt8]) {
+    static func seconds(_ value: Double?, into out: inout ByteWriter) {
         guard let value, value.isFinite else { return null(into: &out) }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             integer(Int(value), into: &out)
@@ -59,7 +60,7 @@ enum JSONBytes {
             if rounded == rounded.rounded(), abs(rounded) < 9_007_199_254_740_992 {
                 integer(Int(rounded), into: &out)
             } else {
-                out.append(contentsOf: "\(rounded)".utf8)
+                out.append(utf8Of: "\(rounded)")
             }
         }
     }

@@ -38,9 +38,6 @@ final class OutputBuffer {
     /// Appends one byte.
     func append(byte: UInt8) { bytes.append(byte) }
 
-    /// Gives the formatter direct access to the pending bytes.
-    func withBytes(_ body: (inout [UInt8]) -> Void) { body(&bytes) }
-
     /// Flushes when the threshold is exceeded.
     func flushIfNeeded() throws(OutputError) {
         if bytes.count >= threshold { try flush() }

@@ -5,13 +5,13 @@ import TokenKit
 enum TimestampBytes {
     /// Appends `seconds` since 1970 as a timestamp; fractional or out-of-range values use
     /// ``NumericDateFormatter``.
-    static func append(_ seconds: Double, into out: inout [UInt8]) {
+    static func append(_ seconds: Double, into out: inout ByteWriter) {
         guard seconds.isFinite, seconds == seconds.rounded(), abs(seconds) < 2.5e11 else {
-            return out.append(contentsOf: NumericDateFormatter.string(seconds).utf8)
+            return out.append(utf8Of: NumericDateFormatter.string(seconds))
         }
         let (year, month, day, hour, minute, second) = NumericDateFormatter.utcComponents(wholeSeconds: Int64(seconds))
         guard (0...9999).contains(year) else {
-            return out.append(contentsOf: NumericDateFormatter.string(seconds).utf8)
+            return out.append(utf8Of: NumericDateFormatter.string(seconds))
         }
         digits(year, 4, &out); out.append(UInt8(ascii: "-"))
         digits(month, 2, &out); out.append(UInt8(ascii: "-"))
@@ -21,7 +21,7 @@ enum TimestampBytes {
         digits(second, 2, &out); out.append(UInt8(ascii: "Z"))
     }
 
-    private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
+    private static func digits(_ value: Int64, _ width: Int, _ out: inout ByteWriter) {
         var divisor: Int64 = 1
         for _ in 1..<width { divisor *= 10 }
         var value = value

@@ -121,9 +121,9 @@ struct RequiredClaimNamesTests {
 @Suite("JSON string escaping")
 struct JSONStringEscapingTests {
     static func escaped(_ value: String, escapingDelete: Bool = false) -> String {
-        var out: [UInt8] = []
+        var out = ByteWriter(capacity: 1)  // the smallest: every escape also exercises growth
         JSONStringEscaping.append(value, escapingDelete: escapingDelete, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test("quote, backslash and every control character are escaped; plain runs and non-ASCII are copied")
