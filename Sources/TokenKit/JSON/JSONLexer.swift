@@ -366,8 +366,8 @@ struct MemberName {
     }
 }
 
-/// The names of the members of every object being read, innermost last: 64 in a caller's
-/// temporary buffer, then on the heap.
+/// The names of the members of every object being read, innermost last: as many as the
+/// caller's temporary buffer holds (32 for ``JSONLexer``), then on the heap.
 struct MemberNameStack {
     private let inline: UnsafeMutableBufferPointer<MemberName>
     private var overflow: [MemberName] = []
@@ -393,7 +393,13 @@ struct MemberNameStack {
     /// Forgets every name above `depth` (MemberName is a trivial type: nothing to deinitialise).
     mutating func pop(to newCount: Int) {
         guard newCount < count else { return }
-        if newCount <= inline.count { overflow.removeAll(keepingCapacity: true) } else { overflow.removeLast(count - newCount) }
+        if count <= inline.count {
+            // Nothing on the heap: the common case, with no array call at all.
+        } else if newCount <= inline.count {
+            overflow.removeAll(keepingCapacity: true)
+        } else {
+            overflow.removeLast(count - newCount)
+        }
         count = newCount
     }
 }

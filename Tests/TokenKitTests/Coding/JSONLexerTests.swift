@@ -52,6 +52,22 @@ import Testing
         #expect(verdict(#"{"a\/b":1,"a/b":2}"#) != nil)
     }
 
+    @Test func duplicatesAreFoundWhileNamesOfNestedObjectsSpillPastTheStackBuffer() {
+        // 30 outer names, then an inner object whose names (and a deeper object's) go past
+        // the lexer's 32 names on the stack; when they close, only their names are forgotten.
+        func names(_ prefix: String, _ range: Range<Int>) -> String { range.map { #""\#(prefix)\#($0)":\#($0)"# }.joined(separator: ",") }
+        let inner = #""inner":{\#(names("b", 0..<10)),"deep":{\#(names("c", 0..<5))},\#(names("b", 10..<15))}"#
+        let body = names("a", 0..<30) + "," + inner + "," + names("a", 30..<40)
+        #expect(verdict("{\(body)}") == nil)
+        #expect(verdict(#"{\#(body),"b0":1,"c0":2,"deep":3}"#) == nil, "names of closed objects are not the outer object's")
+        let duplicate = verdict(#"{\#(body),"a5":1}"#)
+        #expect(duplicate?.hasPrefix(#"duplicate member name "a5" at offset "#) == true, "\(duplicate ?? "accepted")")
+        let innerDuplicate = verdict(#"{\#(names("a", 0..<30)),"inner":{\#(names("b", 0..<10)),"deep":{\#(names("c", 0..<5))},"b3":0}}"#)
+        #expect(innerDuplicate?.hasPrefix(#"duplicate member name "b3" at offset "#) == true, "\(innerDuplicate ?? "accepted")")
+        let deepDuplicate = verdict(#"{\#(names("a", 0..<30)),"inner":{\#(names("b", 0..<10)),"deep":{\#(names("c", 0..<5)),"c4":0}}}"#)
+        #expect(deepDuplicate?.hasPrefix(#"duplicate member name "c4" at offset "#) == true, "\(deepDuplicate ?? "accepted")")
+    }
+
     @Test func namesThatDifferOnlyByUnicodeEquivalenceAreTwoMembers() {
         #expect(verdict("{\"K\":1,\"\u{212A}\":2}") == nil, "U+212A KELVIN SIGN is not K")
         #expect(verdict("{\"\u{e9}\":1,\"e\u{301}\":2}") == nil, "precomposed and decomposed é are different names")
