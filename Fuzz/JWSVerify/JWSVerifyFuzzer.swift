@@ -39,8 +39,10 @@ enum JWSVerifyHarness {
     /// the same header and registered claims.
     private static func checkInspection(_ bytes: [UInt8], parsed: UnverifiedJWT?) {
         var scratch = InspectionScratch()
-        let inspected = bytes.withUnsafeBytes {
-            TokenInspection.inspect($0, limits: .default, requiredClaims: [], now: 0, scratch: &scratch)
+        let inspected = bytes.withUnsafeBytes { token in
+            Result { () throws(InspectionFailure) in
+                try TokenInspection.inspect(token, limits: .default, requiredClaims: [], now: 0, scratch: &scratch)
+            }
         }
         guard case .success(let read) = inspected else { return }
         guard let parsed else { FuzzInput.finding("inspection accepted a token the strict decoder refuses") }

@@ -43,8 +43,10 @@ struct TokenInspectionTests {
                sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         var scratch = InspectionScratch()
         var copy = token
-        let inspected = copy.withUTF8 {
-            TokenInspection.inspect(UnsafeRawBufferPointer($0), limits: limits, requiredClaims: required, now: TestTokens.now, scratch: &scratch)
+        let inspected = copy.withUTF8 { utf8 in
+            Result { () throws(InspectionFailure) in
+                try TokenInspection.inspect(UnsafeRawBufferPointer(utf8), limits: limits, requiredClaims: required, now: TestTokens.now, scratch: &scratch)
+            }
         }
         let expected = Self.reference(token, required: required, limits: limits)
         switch (inspected, expected) {
@@ -130,8 +132,10 @@ struct TokenInspectionTests {
         var scratch = InspectionScratch()
         for payload in payloads {
             var token = TestTokens.make(payload: payload)
-            let inspected = token.withUTF8 {
-                TokenInspection.inspect(UnsafeRawBufferPointer($0), limits: .default, requiredClaims: [], now: TestTokens.now, scratch: &scratch)
+            let inspected = token.withUTF8 { utf8 in
+                Result { () throws(InspectionFailure) in
+                    try TokenInspection.inspect(UnsafeRawBufferPointer(utf8), limits: .default, requiredClaims: [], now: TestTokens.now, scratch: &scratch)
+                }
             }
             let read = try inspected.get()
             let claims = try UnverifiedJWT(parsing: token).claims

@@ -12,14 +12,11 @@
 /// ends. A writer from ``withScratch(capacity:_:)`` starts in stack memory and moves to the
 /// heap only when a row outgrows it. Not thread-safe; non-copyable, so it is never shared.
 package struct ByteWriter: ~Copyable {
-    // `@usableFromInline` so the short appends below inline into other modules (the CLI's
-    // formatters): a call per fragment would cost as much as the copy.
-    @usableFromInline var start: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     /// Whether `start` was allocated by the writer (and must be freed by it).
-    @usableFromInline var ownsStorage: Bool
-    /// Number of bytes written.
-    @usableFromInline var written: Int
+    private var ownsStorage: Bool
+    private var written: Int
 
     /// Number of bytes written.
     package var count: Int { written }
@@ -55,7 +52,7 @@ package struct ByteWriter: ~Copyable {
     }
 
     /// Appends one byte.
-    @inlinable
+    @inline(__always)
     package mutating func append(_ byte: UInt8) {
         if written == capacity { grow(toHold: 1) }
         start[written] = byte
@@ -63,7 +60,7 @@ package struct ByteWriter: ~Copyable {
     }
 
     /// Appends `bytes`.
-    @inlinable
+    @inline(__always)
     package mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if capacity - written < bytes.count { grow(toHold: bytes.count) }
@@ -72,13 +69,13 @@ package struct ByteWriter: ~Copyable {
     }
 
     /// Appends `bytes`.
-    @inlinable
+    @inline(__always)
     package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         append(contentsOf: UnsafeRawBufferPointer(bytes))
     }
 
     /// Appends fixed ASCII text (punctuation, key names) in one piece.
-    @inlinable
+    @inline(__always)
     package mutating func append(_ text: StaticString) {
         append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -112,7 +109,7 @@ package struct ByteWriter: ~Copyable {
 
     /// Lets `body` write at most `maxCount` bytes straight into reserved memory; `body`
     /// returns how many it wrote (checked: at most `maxCount`).
-    @inlinable
+    @inline(__always)
     package mutating func write(atMost maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if capacity - written < maxCount { grow(toHold: maxCount) }
         let added = body(start + written)
@@ -129,8 +126,7 @@ package struct ByteWriter: ~Copyable {
     package var array: [UInt8] { Array(UnsafeBufferPointer(start: start, count: written)) }
 
     /// Makes room for `extra` more bytes: at least doubles the capacity, keeps the bytes.
-    @usableFromInline
-    mutating func grow(toHold extra: Int) {
+    private mutating func grow(toHold extra: Int) {
         let (needed, overflow) = written.addingReportingOverflow(extra)
         precondition(!overflow, "ByteWriter size overflow")
         guard needed > capacity else { return }

@@ -49,11 +49,15 @@ package enum TokenInspection {
     /// error ``UnverifiedJWT`` reports for the same token, or when a registered claim has the
     /// wrong type (the typed ``JWTClaims`` accessors' errors), or when the signature part is
     /// not canonical base64url (a JWS that is not well-formed).
+    ///
+    /// Throws rather than returning a `Result`: the audit calls this for every token, and
+    /// taking the fields out of a `Result` copied and destroyed the whole value through
+    /// generic value witnesses each time.
     package static func inspect(_ token: UnsafeRawBufferPointer, limits: ParsingLimits, requiredClaims: [String],
-                                now: Double, scratch: inout InspectionScratch) -> Result<InspectedToken, InspectionFailure> {
+                                now: Double, scratch: inout InspectionScratch) throws(InspectionFailure) -> InspectedToken {
         let bytes = token.assumingMemoryBound(to: UInt8.self)
         guard !bytes.isEmpty, bytes.count <= limits.maxTokenBytes, let (first, second) = TokenSplit.dots(bytes) else {
-            return .failure(strictError(bytes, limits: limits))
+            throw strictError(bytes, limits: limits)
         }
         let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
         let payloadText = UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])
@@ -64,12 +68,12 @@ package enum TokenInspection {
                 try CompactJWS.parseHeader(headerText, limits: limits)
             }
         } catch {
-            return .failure(InspectionFailure(reason: error.reason))
+            throw InspectionFailure(reason: error.reason)
         }
         let payloadLength = Base64URL.decodedLength(payloadText.count)
         if scratch.payload.count < payloadLength { scratch.payload = [UInt8](repeating: 0, count: payloadLength) }
         let decoded = scratch.payload.withUnsafeMutableBytes { Base64URL.decode(payloadText, into: $0) }
-        guard decoded, isCanonical(signatureText) else { return .failure(strictError(bytes, limits: limits)) }
+        guard decoded, isCanonical(signatureText) else { throw strictError(bytes, limits: limits) }
 
         var result = InspectedToken()
         result.algorithm = header.algorithmName
@@ -77,13 +81,18 @@ package enum TokenInspection {
         var payloadBuffer: [UInt8] = []
         swap(&payloadBuffer, &scratch.payload)
         defer { swap(&payloadBuffer, &scratch.payload) }
-        let outcome: Result<Void, InspectionFailure> = payloadBuffer.withUnsafeBufferPointer { all in
+        var failure: InspectionFailure?
+        payloadBuffer.withUnsafeBufferPointer { all in
             let payload = UnsafeBufferPointer(rebasing: all[0..<payloadLength])
             let view: RegisteredClaimsView
             do throws(JSONSyntaxError) { view = try RegisteredClaimsView.read(payload, maxDepth: limits.maxDepth, requiredNames: requiredClaims) } catch {
-                return .failure(InspectionFailure(reason: JWTPayloadParser.malformed(error).reason))
+                failure = InspectionFailure(reason: JWTPayloadParser.malformed(error).reason)
+                return
             }
-            if let failure = typingFailure(view, header: header) { return .failure(InspectionFailure(reason: failure.reason)) }
+            if let typing = typingFailure(view, header: header) {
+                failure = InspectionFailure(reason: typing.reason)
+                return
+            }
             result.read(view, reusing: &scratch)
             let subject = ClaimsUnderTest(claims: view, headerType: header.type, now: now)
             if case .missing(let names)? = RequiredClaimsRule(names: requiredClaims).failure(in: subject)?.detail {
@@ -92,9 +101,9 @@ package enum TokenInspection {
             result.expired = ExpirationRule(leeway: 0).failure(in: subject) != nil
             result.notYetValid = NotBeforeRule(leeway: 0).failure(in: subject) != nil
             result.issuedInFuture = IssuedAtRule(leeway: 0).failure(in: subject) != nil
-            return .success(())
         }
-        return outcome.map { result }
+        if let failure { throw failure }
+        return result
     }
 
     /// The first registered claim of the wrong type, in the order the typed accessors are

@@ -34,10 +34,10 @@ public struct TokenAuditor: Sendable {
                       scratch: inout AuditScratch) -> AuditRecord {
         var record = AuditRecord(source: source, line: line)
         let inspected: InspectedToken
-        switch TokenInspection.inspect(token, limits: policy.limits, requiredClaims: policy.requiredClaims,
-                                       now: policy.nowSeconds, scratch: &scratch.inspection) {
-        case .success(let token): inspected = token
-        case .failure(let error):
+        do throws(InspectionFailure) {
+            inspected = try TokenInspection.inspect(token, limits: policy.limits, requiredClaims: policy.requiredClaims,
+                                                    now: policy.nowSeconds, scratch: &scratch.inspection)
+        } catch {
             if let nonASCII = token.firstIndex(where: { $0 >= 0x80 }) {
                 return malformed(record, token, scratch: &scratch, "the line has a non-ASCII byte at offset \(nonASCII) (a JWT is base64url text)")
             }
