@@ -2,10 +2,12 @@
 /// `/` not escaped, control characters as `\u00XX`), members in the object's order.
 enum JSONWriter {
     static func bytes(_ value: JSONValue) -> [UInt8] {
+        var bytes: [UInt8] = []
         ByteWriter.withScratch(capacity: 1024) { out in
             write(value, into: &out)
-            return out.array
+            bytes = out.array
         }
+        return bytes
     }
 
     static func string(_ value: JSONValue) -> String { String(decoding: bytes(value), as: UTF8.self) }

@@ -44,10 +44,12 @@ package struct ByteWriter: ~Copyable {
 
     /// Calls `body` with an empty writer whose first `capacity` bytes are on the stack.
     /// The writer ends with `body`: copy out what it wrote (``withBytes(_:)``) before returning.
-    package static func withScratch<R>(capacity: Int = 1024, _ body: (inout ByteWriter) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 16)) { buffer in
+    /// Not generic on purpose: callers in other modules (the CLI renders every audit row in
+    /// one) would otherwise go through the unspecialised generic entry point.
+    package static func withScratch(capacity: Int = 1024, _ body: (inout ByteWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 16)) { buffer in
             var writer = ByteWriter(over: buffer)
-            return try body(&writer)
+            body(&writer)
         }
     }
 

@@ -14,10 +14,12 @@ enum HumanDuration {
     /// `seconds` as at most two units: `45s`, `15m 30s`, `1h 5m`, `7d 2h`; negative values
     /// get a leading `-`. Fractions of a second are dropped.
     static func string(_ seconds: Double) -> String {
+        var text = ""
         ByteWriter.withScratch(capacity: 64) { out in
             append(seconds, into: &out)
-            return out.withBytes { String(decoding: $0, as: UTF8.self) }
+            text = out.withBytes { String(decoding: $0, as: UTF8.self) }
         }
+        return text
     }
 
     /// Appends what ``string(_:)`` returns, without building a `String`.

@@ -59,9 +59,10 @@ struct ByteWriterTests {
             var model: [UInt8] = []
             for operation in operations { operation.apply(to: &model) }
             // From the stack (small scratch, so most rounds move to the heap), and from the heap.
-            let fromScratch = ByteWriter.withScratch(capacity: 64) { writer in
+            var fromScratch: [UInt8] = []
+            ByteWriter.withScratch(capacity: 64) { writer in
                 for operation in operations { operation.apply(to: &writer) }
-                return writer.array
+                fromScratch = writer.array
             }
             var heap = ByteWriter(capacity: 1)
             for operation in operations { operation.apply(to: &heap) }
