@@ -128,6 +128,14 @@ struct TokenInspectionTests {
             #"{"iss":"https://b.exampl","aud":["x","y","z"]}"#,
             #"{"aud":"x"}"#,
             #"{"iss":"https://a.example","aud":["x","y"]}"#,
+            // The same strings written differently, and different strings after the same ones.
+            #"{"aud":["x","\u0079"]}"#,
+            #"{"aud":[ "x","y"]}"#,
+            #"{"aud":["x","y"]}"#,
+            #"{"aud":["x","y",""]}"#,
+            #"{"aud":["é","\u00e9"]}"#,
+            #"{"aud":["é","\u00e9"]}"#,
+            #"{"aud":["\u00e9","é"]}"#,
         ]
         var scratch = InspectionScratch()
         for payload in payloads {

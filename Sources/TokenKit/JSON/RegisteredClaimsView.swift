@@ -206,6 +206,13 @@ struct RegisteredClaimsView: JSONEvents {
         return Double(String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)) ?? .nan
     }
 
+    /// A claim's text as written: a string's between its quotes, a number's or an array's
+    /// whole (empty for an absent claim).
+    func bytes(of value: Value) -> UnsafeBufferPointer<UInt8> {
+        guard value.kind != .absent else { return UnsafeBufferPointer(rebasing: input[0..<0]) }
+        return UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)])
+    }
+
     /// A number claim's literal, as written.
     func literal(_ value: Value) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), as: UTF8.self)

@@ -31,6 +31,8 @@ package struct InspectionScratch {
     var payload: [UInt8] = []
     var lastIssuer: String?
     var lastAudience: [String] = []
+    /// The JSON text `lastAudience` was read from (equal text, equal strings).
+    var lastAudienceText: [UInt8] = []
 
     /// Empty buffers.
     package init() {}
@@ -156,7 +158,7 @@ private extension InspectedToken {
         if let single = view.text(aud) {
             audience = [single.decoded]
         } else if aud.kind == .array {
-            audience = Self.audience(aud, in: view, reusing: &scratch.lastAudience)
+            audience = Self.audience(aud, in: view, reusing: &scratch.lastAudience, readFrom: &scratch.lastAudienceText)
             audienceIsArray = true
         }
         issuedAt = number(view, .iat)
@@ -164,21 +166,21 @@ private extension InspectedToken {
         expiration = number(view, .exp)
     }
 
-    /// An `aud` array's strings: the previous token's list when every element is the same.
-    static func audience(_ aud: RegisteredClaimsView.Value, in view: RegisteredClaimsView, reusing last: inout [String]) -> [String] {
-        var index = 0
-        var same = Int(aud.elements) == last.count
-        if same {
-            view.forEachString(in: aud) { element in
-                if same, !element.equals(last[index]) { same = false }
-                index += 1
-            }
-            if same { return last }
+    /// An `aud` array's strings: the previous token's list when the array is written with the
+    /// same bytes (`lastText`), which decode to the same strings; otherwise read anew (and kept
+    /// for the next token).
+    static func audience(_ aud: RegisteredClaimsView.Value, in view: RegisteredClaimsView, reusing last: inout [String],
+                         readFrom lastText: inout [UInt8]) -> [String] {
+        let text = view.bytes(of: aud)
+        let same = text.count == lastText.count && lastText.withUnsafeBytes { previous in
+            previous.baseAddress.map { memcmpEqual($0, text.baseAddress, text.count) } ?? true
         }
+        if same { return last }
         var list: [String] = []
         list.reserveCapacity(Int(aud.elements))
         view.forEachString(in: aud) { list.append($0.decoded) }
         last = list
+        lastText = Array(text)
         return list
     }
 
