@@ -99,10 +99,11 @@ struct RegisteredClaimsView: JSONEvents {
     /// The registered claim whose value is being read at depth 1.
     private var current: Claim?
 
-    /// For each registered claim (by raw value), the index of its name in `requiredNames`
-    /// when below 64, else -1: a required registered claim is marked present without
-    /// comparing names.
-    private var requiredIndexOfClaim: (Int8, Int8, Int8, Int8, Int8, Int8, Int8) = (-1, -1, -1, -1, -1, -1, -1)
+    /// For each registered claim, byte `rawValue` holds one more than the index of its name
+    /// in `requiredNames` when below 64, else 0: a required registered claim is marked
+    /// present without comparing names. Packed in one integer so reading it is a shift, not
+    /// a store and reload through memory.
+    private var requiredIndexOfClaim: UInt64 = 0
     /// Whether some required name is not a registered claim (or sits at index 64 or later):
     /// only then is each member name compared with the required names.
     private var comparesRequiredNames = false
@@ -126,11 +127,13 @@ struct RegisteredClaimsView: JSONEvents {
     }
 
     private mutating func setRequiredIndex(_ index: Int8, of claim: Claim) {
-        withUnsafeMutableBytes(of: &requiredIndexOfClaim) { $0[claim.rawValue] = UInt8(bitPattern: index) }
+        let shift = UInt64(claim.rawValue * 8)
+        requiredIndexOfClaim = requiredIndexOfClaim & ~(0xFF << shift) | UInt64(UInt8(index) + 1) << shift
     }
 
+    /// The index of `claim`'s name in `requiredNames`, or -1.
     private func requiredIndex(of claim: Claim) -> Int8 {
-        withUnsafeBytes(of: requiredIndexOfClaim) { Int8(bitPattern: $0[claim.rawValue]) }
+        Int8(truncatingIfNeeded: (requiredIndexOfClaim >> UInt64(claim.rawValue * 8)) & 0xFF) - 1
     }
 
     /// Reads `payload`, which must be one JSON object; throws the lexer's error otherwise.
