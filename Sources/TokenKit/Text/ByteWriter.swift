@@ -76,10 +76,11 @@ package struct ByteWriter: ~Copyable {
         append(contentsOf: UnsafeRawBufferPointer(bytes))
     }
 
-    /// Appends fixed ASCII text (punctuation, key names) in one piece.
+    /// Appends fixed text (punctuation, key names) in one piece. Any literal works, including
+    /// a single-scalar one (which a `StaticString` may hold without a UTF-8 pointer).
     @inline(__always)
     package mutating func append(_ text: StaticString) {
-        append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { append(contentsOf: $0) }
     }
 
     /// Appends the UTF-8 of `text`.

@@ -88,6 +88,18 @@ struct ByteWriterTests {
         }
     }
 
+    @Test("fixed text of one scalar is appended as its UTF-8, like longer literals")
+    func singleScalarLiterals() {
+        var writer = ByteWriter(capacity: 1)
+        writer.append("…")
+        writer.append("-")
+        writer.append("é")
+        writer.append("😀")
+        writer.append("")
+        writer.append("{\"k\":")
+        #expect(writer.withBytes { String(decoding: $0, as: UTF8.self) } == "…-é😀{\"k\":")
+    }
+
     @Test("an insert at the start shifts everything written, including across a grow")
     func insertAtStart() {
         var writer = ByteWriter(capacity: 16)
