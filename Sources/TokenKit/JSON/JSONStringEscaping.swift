@@ -17,7 +17,7 @@ package enum JSONStringEscaping {
     }
 
     /// Appends the bytes `utf8` as a quoted JSON string.
-    package static func append(utf8: UnsafeBufferPointer<UInt8>, escapingDelete: Bool, to out: inout ByteWriter) {
+    private static func append(utf8: UnsafeBufferPointer<UInt8>, escapingDelete: Bool, to out: inout ByteWriter) {
         // At most six bytes per input byte (`\u00XX`) plus the quotes.
         let (bound, overflow) = utf8.count.multipliedReportingOverflow(by: 6)
         precondition(!overflow, "string too long to escape")
