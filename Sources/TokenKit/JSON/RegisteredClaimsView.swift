@@ -184,7 +184,7 @@ struct RegisteredClaimsView: JSONEvents {
     /// A string claim's text (`nil` for any other kind).
     func text(_ value: Value) -> JSONStringSpan? {
         guard value.kind == .string else { return nil }
-        return JSONStringSpan(raw: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), hasEscapes: value.hasEscapes)
+        return JSONStringSpan(raw: bytes(of: value), hasEscapes: value.hasEscapes)
     }
 
     /// A number claim's value, as `Double(literal)` computes it (`nan` for another kind).
@@ -210,15 +210,14 @@ struct RegisteredClaimsView: JSONEvents {
     }
 
     /// A claim's text as written: a string's between its quotes, a number's or an array's
-    /// whole (empty for an absent claim).
+    /// whole (empty for any other kind, whose range is never set).
     func bytes(of value: Value) -> UnsafeBufferPointer<UInt8> {
-        guard value.kind != .absent else { return UnsafeBufferPointer(rebasing: input[0..<0]) }
-        return UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)])
+        UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)])
     }
 
     /// A number claim's literal, as written.
     func literal(_ value: Value) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), as: UTF8.self)
+        String(decoding: bytes(of: value), as: UTF8.self)
     }
 
     /// Calls `body` with each element of an array claim made only of strings, in order.
@@ -227,7 +226,7 @@ struct RegisteredClaimsView: JSONEvents {
         // Re-reads the array's own text (already valid) with the same lexer.
         withoutActuallyEscaping(body) { body in
             var each = EachString(body: body)
-            try? JSONLexer.read(UnsafeBufferPointer(rebasing: input[Int(value.start)..<Int(value.end)]), maxDepth: 1, requireObject: false, into: &each)
+            try? JSONLexer.read(bytes(of: value), maxDepth: 1, requireObject: false, into: &each)
         }
     }
 
