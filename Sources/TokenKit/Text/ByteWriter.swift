@@ -30,11 +30,12 @@ package struct ByteWriter: ~Copyable {
         written = 0
     }
 
-    /// A writer over `buffer` (not owned: left alone when the writer ends or grows).
-    private init(over buffer: UnsafeMutableBufferPointer<UInt8>) {
-        start = buffer.baseAddress ?? .allocate(capacity: 16)
-        capacity = buffer.baseAddress == nil ? 16 : buffer.count
-        ownsStorage = buffer.baseAddress == nil
+    /// A writer over `capacity` bytes at `start` (not owned: left alone when the writer ends
+    /// or grows).
+    private init(over start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.start = start
+        self.capacity = capacity
+        ownsStorage = false
         written = 0
     }
 
@@ -48,7 +49,9 @@ package struct ByteWriter: ~Copyable {
     /// one) would otherwise go through the unspecialised generic entry point.
     package static func withScratch(capacity: Int = 1024, _ body: (inout ByteWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 16)) { buffer in
-            var writer = ByteWriter(over: buffer)
+            // A non-empty temporary allocation always has an address.
+            guard let start = buffer.baseAddress else { preconditionFailure("no temporary buffer") }
+            var writer = ByteWriter(over: start, capacity: buffer.count)
             body(&writer)
         }
     }
