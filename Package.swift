@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Hummingbird's own lifecycle library (already in its graph): only the test servers
+        // name it, to stop a server gracefully instead of cancelling it.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -208,6 +211,19 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        // The in-process Hummingbird servers of the tests (one way to start one on loopback,
+        // learn its port and stop it gracefully). Not a product.
+        .target(
+            name: "HTTPServerTestSupport",
+            dependencies: [
+                "TokenKitTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/HTTPServerTestSupport",
+            swiftSettings: strictSettings
+        ),
         // The test support's own tests (the process runner's capture, feeding, timeout and
         // signals).
         .testTarget(
@@ -252,6 +268,7 @@ let package = Package(
                 "TokenKitPostgres",
                 "PostgresTestSupport",
                 "tokenkit-refresh-stress",
+                "HTTPServerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -354,7 +371,7 @@ package.targets += [
 // The example tests run the resource-server binary end to end.
 for target in package.targets where target.name == "ExamplesTests" {
     target.dependencies += [
-        "resource-server", "TokenKit",
+        "resource-server", "TokenKit", "HTTPServerTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
     ]
 }

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPServerTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 import Testing
 import TokenKit
@@ -35,7 +35,7 @@ struct ResourceServerExampleTests {
         /// which runs the in-process JWKS server, is never blocked by the wait).
         func firstLineOffPool(seconds: Double = 30) async throws -> String {
             let text = try await running.waitForStdout(timeout: .seconds(seconds)) { $0.contains("\n") }
-            guard let newline = text.firstIndex(of: "\n") else { throw DeadlineError(what: "first line (got \(text))") }
+            guard let newline = text.firstIndex(of: "\n") else { throw DeadlineExceeded(what: "first line (got \(text))") }
             return String(text[..<newline])
         }
 
@@ -45,8 +45,6 @@ struct ResourceServerExampleTests {
             return (try? running.wait().status) ?? -1
         }
     }
-
-    struct DeadlineError: Error { let what: String }
 
     struct Answer {
         let status: Int
@@ -72,24 +70,12 @@ struct ResourceServerExampleTests {
     /// Runs `body` with a JWKS server on 127.0.0.1 publishing `jwks`, counting requests.
     static func withJWKSServer(_ jwks: String, _ body: @escaping @Sendable (Int, Counter) async throws -> Void) async throws {
         let counter = Counter()
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let router = Router()
         router.get("jwks") { _, _ -> Response in
             await counter.bump()
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks)))
         }
-        var logger = Logger(label: "jwks-server")
-        logger.logLevel = .critical
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0); portContinuation.finish() },
-                              logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw DeadlineError(what: "JWKS server start") }
-            try await body(port, counter)
-        }
+        try await LocalHTTPServer.run(router, label: "jwks-server") { port in try await body(port, counter) }
     }
 
     @Test("the contract: listening line, /healthz, /me, /admin, RFC 6750 errors, SIGTERM exits 0")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKitStore
 @testable import TokenKitAuth
+import TokenKitTestSupport
 
 /// What happens when the store moves under a refresh in flight: another sign-in replaced the
 /// credential (``AuthError/Code/conflict``), or the store cannot be written (``AuthError/Code/store``).

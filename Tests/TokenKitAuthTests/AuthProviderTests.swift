@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKitStore
 @testable import TokenKitAuth
+import TokenKitTestSupport
 
 @Suite("AuthProvider: expiry, single flight, rotation")
 struct AuthProviderTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKit
 import TokenKitStore
+import TokenKitTestSupport
 
 /// `tokenkit token --grant client-credentials` run as real processes over one encrypted-file
 /// store and the service test server (which verifies secrets, assertions and DPoP proofs).

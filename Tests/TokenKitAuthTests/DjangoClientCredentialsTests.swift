@@ -3,6 +3,7 @@ import Testing
 import TokenKitAuth
 import TokenKitStore
 import TokenKitURLSession
+import TokenKitTestSupport
 
 /// `tokenkit token --grant client-credentials` against the real django-oauth-toolkit server
 /// (`scripts/with-oauth-server`). Skipped when that server is not running, unless

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKit
 import TokenKitStore
+import TokenKitTestSupport
 
 /// `tokenkit login --client-key` (private_key_jwt, RFC 7523) and the later `token` and
 /// `logout` that reuse the stored method, as real processes against the service test server,

@@ -4,6 +4,7 @@ import Testing
 import TokenKit
 import TokenKitAuth
 import TokenKitURLSession
+import TokenKitTestSupport
 
 @Suite("Remote JWKS against a real server")
 struct RemoteJWKSTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKitStore
+import TokenKitTestSupport
 
 /// `tokenkit token` run as real processes over one encrypted-file store and a real token endpoint.
 @Suite("tokenkit token across processes")

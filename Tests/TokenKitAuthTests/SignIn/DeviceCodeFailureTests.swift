@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKitAuth
 import TokenKitStore
+import TokenKitTestSupport
 
 /// A transport that answers from a script (one step per request) and records the requests.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {

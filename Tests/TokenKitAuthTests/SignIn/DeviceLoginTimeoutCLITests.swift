@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServerTestSupport
 import Hummingbird
 import NIOCore
 import Testing

@@ -4,6 +4,7 @@ import TokenKit
 @testable import TokenKitAuth
 import TokenKitStore
 import TokenKitURLSession
+import TokenKitTestSupport
 
 /// Sign-in against a real django-oauth-toolkit server (scripts/with-oauth-server): PKCE through
 /// the loopback listener, `state`, replayed codes, ID tokens, the device grant and revocation.

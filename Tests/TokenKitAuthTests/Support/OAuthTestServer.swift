@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServerTestSupport
 import Hummingbird
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServerTestSupport
 import HTTPTypes
 import Hummingbird
 import NIOCore
