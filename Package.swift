@@ -224,6 +224,16 @@ let package = Package(
             path: "Tests/HTTPServerTestSupport",
             swiftSettings: strictSettings
         ),
+        // Its own tests (serving, errors, and a stop while connections arrive).
+        .testTarget(
+            name: "HTTPServerTestSupportTests",
+            dependencies: [
+                "HTTPServerTestSupport",
+                "TokenKitTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The test support's own tests (the process runner's capture, feeding, timeout and
         // signals).
         .testTarget(
