@@ -46,17 +46,22 @@ public enum LocalHTTPServer {
                 }
             }
             var iterator = ports.makeAsyncIterator()
+            let announced = await iterator.next()
             let outcome: Result<T, any Error>
-            if let port = await iterator.next(), port > 0 {
+            if let port = announced, port > 0 {
                 do {
                     outcome = .success(try await withDeadline("test body", seconds: seconds) { try await body(port) })
                 } catch {
                     outcome = .failure(error)
                 }
-            } else {
+            } else if announced == nil {
+                // The stream ends unannounced only when the server task has returned: its error
+                // says why it never started, and there is nothing left to stop.
                 let ended = await group.next()
                 let reason = if case .serverEnded(let error?) = ended { ": \(error)" } else { "" }
-                outcome = .failure(DeadlineExceeded(what: "server did not start\(reason)"))
+                return .failure(DeadlineExceeded(what: "server did not start\(reason)"))
+            } else {
+                outcome = .failure(DeadlineExceeded(what: "server started without a port"))
             }
             await server.triggerGracefulShutdown()
             group.addTask {
