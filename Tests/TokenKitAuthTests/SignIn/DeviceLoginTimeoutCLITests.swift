@@ -23,7 +23,9 @@ struct DeviceLoginTimeoutCLITests {
             try await Task.sleep(for: .seconds(110))
             return Response(status: .ok)
         }
-        try await LocalHTTPServer.run(router, label: "hanging-device-server", body)
+        // The handlers above still hang when the body ends (the CLI has exited by then, so no
+        // connection is still arriving): a short grace before the cancel, not the default 2 s.
+        try await LocalHTTPServer.run(router, label: "hanging-device-server", grace: .milliseconds(250), body)
     }
 
     func login(port: Int, sandbox: Sandbox) async throws -> (CLIProcess.Outcome, Duration) {
