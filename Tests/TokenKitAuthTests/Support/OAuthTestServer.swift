@@ -1,7 +1,6 @@
 import Foundation
 import HTTPServerTestSupport
 import Hummingbird
-import Logging
 import NIOCore
 
 /// A real HTTP token endpoint and resource server on 127.0.0.1 (ephemeral port), backed by
