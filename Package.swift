@@ -18,11 +18,14 @@ let package = Package(
         .library(name: "TokenKitStore", targets: ["TokenKitStore"]),
         // The Secret Service (libsecret) backend: the only product that links libsecret.
         .library(name: "TokenKitSecretService", targets: ["TokenKitSecretService"]),
-        // AuthProvider actor, refreshers and the HTTP-client protocol.
+        // The HTTP transport protocol and its fetch gate (cap, deadline, redirects), remote key
+        // sources and OpenID discovery (issue 23): what Auth and the services both use.
+        .library(name: "TokenKitRemote", targets: ["TokenKitRemote"]),
+        // AuthProvider actor, refreshers, sign-in; re-exports TokenKitRemote.
         .library(name: "TokenKitAuth", targets: ["TokenKitAuth"]),
-        // AuthProvider adapter for URLSession (FoundationNetworking).
+        // HTTPTransport adapter for URLSession (FoundationNetworking).
         .library(name: "TokenKitURLSession", targets: ["TokenKitURLSession"]),
-        // AuthProvider adapter for AsyncHTTPClient.
+        // HTTPTransport adapter for AsyncHTTPClient.
         .library(name: "TokenKitAsyncHTTPClient", targets: ["TokenKitAsyncHTTPClient"]),
         // Token lifetime auditing engine used by `tokenkit audit`.
         .library(name: "TokenKitAudit", targets: ["TokenKitAudit"]),
@@ -76,9 +79,21 @@ let package = Package(
             dependencies: ["TokenKitStore", "CLibSecret"],
             swiftSettings: strictSettings
         ),
+        // The room of every HTTP fetch (issue 23): the transport protocol with its fetch gate,
+        // remote key sources and discovery. Knows nothing of stores, sign-in or refresh.
+        .target(
+            name: "TokenKitRemote",
+            dependencies: [
+                "TokenKit",
+                "TokenKitTime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TokenKitAuth",
             dependencies: [
+                "TokenKitRemote",  // re-exported: transport, remote keys, discovery, AuthError
                 "TokenKit",
                 "TokenKitTime",  // re-exported: its API takes the one TokenClock and Durations
                 "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
@@ -89,13 +104,13 @@ let package = Package(
         ),
         .target(
             name: "TokenKitURLSession",
-            dependencies: ["TokenKitAuth"],
+            dependencies: ["TokenKitRemote"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TokenKitAsyncHTTPClient",
             dependencies: [
-                "TokenKitAuth",
+                "TokenKitRemote",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings
@@ -351,7 +366,7 @@ package.targets += [
         name: "resource-server",
         dependencies: [
             "TokenKit",
-            "TokenKitAuth",
+            "TokenKitRemote",
             "TokenKitHummingbird",
             "TokenKitAsyncHTTPClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -5,7 +5,7 @@ import Hummingbird
 import Logging
 import TokenKit
 import TokenKitAsyncHTTPClient
-import TokenKitAuth
+import TokenKitRemote
 
 /// `resource-server`: an HTTP API protected by Bearer JWTs whose keys come from a remote
 /// JWKS (a URL, or the issuer's OpenID discovery document). See README "Examples".

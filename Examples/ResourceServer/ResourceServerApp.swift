@@ -4,7 +4,7 @@ import HummingbirdAuth
 import Logging
 import NIOCore
 import TokenKit
-import TokenKitAuth
+import TokenKitRemote
 import TokenKitHummingbird
 
 /// The routes of `resource-server`: `/healthz` (open), `/me` (any valid token) and `/admin`

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import TokenKitAuth
+import TokenKitRemote
 
 /// An ``HTTPTransport`` over an AsyncHTTPClient `HTTPClient`.
 ///

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TokenKitAuth
+import TokenKitRemote
 
 /// An ``HTTPTransport`` over Foundation's `URLSession`.
 ///

@@ -6,9 +6,6 @@ extension AuthError.Code {
     /// OAuth error other than `access_denied` (e.g. `invalid_scope`, `invalid_grant` for a
     /// replayed code); ``AuthError/oauthError`` holds its `error` value.
     public static let authorizationFailed = AuthError.Code("authorization-failed")
-    /// The authorization response is not the answer to this request: wrong or missing `state`
-    /// (CSRF), or an `iss` naming another issuer (mix-up, RFC 9207).
-    public static let responseMismatch = AuthError.Code("response-mismatch")
     /// The ID token failed OpenID Connect Core §3.1.3.7 validation (signature, `iss`, `aud`,
     /// `azp`, `exp`, `iat` or `nonce`); nothing was stored.
     public static let invalidIDToken = AuthError.Code("invalid-id-token")

@@ -11,23 +11,7 @@ enum GuardedFetch {
 
     /// Checks that `url` may be fetched under `options`; the error names the reason.
     static func validate(_ url: URL, options: RemoteFetchOptions, what: String) throws(AuthError) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty
-        else { throw .invalidConfiguration("\(what) URL must be an absolute URL with a host") }
-        guard components.user == nil, components.password == nil else {
-            throw .invalidConfiguration("\(what) URL must not contain a user name or password")
-        }
-        switch scheme {
-        case "https":
-            return
-        case "http":
-            guard options.allowsInsecureHTTP || TokenEndpoint.isLoopback(host) else {
-                throw .invalidConfiguration("\(what) URL must use https (http is allowed only for loopback addresses)")
-            }
-        default:
-            throw .invalidConfiguration("\(what) URL must use https (got scheme \"\(scheme)\")")
-        }
+        try FetchURLPolicy.validate(url, what: "\(what) URL", allowsInsecureHTTP: options.allowsInsecureHTTP)
     }
 
     /// GETs `url` with `headers`, following same-origin redirects; returns the final

@@ -1,5 +1,3 @@
-import TokenKitStore
-
 /// Why getting, refreshing or using an access token failed.
 ///
 /// A struct with a ``Code`` rather than an enum, so new causes can be added without breaking
@@ -13,7 +11,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The stable name of the code, e.g. `"sign-in-required"`.
         public let rawValue: String
-        init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         /// The same as ``rawValue``.
         public var description: String { rawValue }
 
@@ -43,6 +41,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let retryLater = Code("retry-later")
         /// The caller's task was cancelled while waiting; the shared refresh goes on.
         public static let cancelled = Code("cancelled")
+        /// The answer is not the answer to this request: a discovery document of another
+        /// issuer, an authorization response with a wrong or missing `state` (CSRF), or an
+        /// `iss` naming another issuer (mix-up, RFC 9207).
+        public static let responseMismatch = Code("response-mismatch")
     }
 
     /// The kind of failure.
@@ -84,8 +86,4 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func invalidConfiguration(_ why: String) -> Self { .init(code: .invalidConfiguration, message: why) }
     /// A ``Code/cancelled`` error.
     public static var cancelled: Self { .init(code: .cancelled, message: "cancelled while waiting for an access token") }
-    /// A ``Code/store`` error carrying the store's own (secret-free) reason.
-    public static func store(_ error: TokenStoreError) -> Self {
-        .init(code: .store, message: "credential store: \(error.message)")
-    }
 }
