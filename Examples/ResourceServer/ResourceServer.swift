@@ -55,7 +55,7 @@ struct ResourceServer: AsyncParsableCommand {
         }
         let keys: RemoteJWKS
         do throws(AuthError) {
-            keys = try RemoteJWKS(location, transport: AsyncHTTPClientTransport(client: .shared),
+            keys = try RemoteJWKS(location, transport: AsyncHTTPClientTransport.shared,
                                   options: RemoteJWKSOptions(cooldown: .seconds(clamping: cooldown), maxStaleness: .seconds(clamping: maxStale)),
                                   logger: Logger(label: "resource-server.jwks"))
         } catch {

@@ -12,9 +12,14 @@ import TokenKitRemote
 /// - The session is ephemeral: no cookies, no cache, no stored credentials.
 /// - Each request ends within its ``HTTPTransportRequest/timeout`` (a total deadline, body
 ///   included), else it is cancelled and ``AuthError/Code/network`` is thrown.
-/// - The body is read as it arrives and the request is cancelled as soon as it would exceed
-///   the smaller of ``maxResponseBytes`` and the request's own cap (or a `Content-Length`
-///   announces more): no more than the cap is ever buffered; ``AuthError/Code/network``.
+/// - The body is read as it arrives; as soon as it would exceed the smaller of
+///   ``maxResponseBytes`` and the request's own cap (or a `Content-Length` announces more),
+///   the call throws ``AuthError/Code/network`` at once, every later chunk is dropped unread
+///   into memory, and the task is cancelled: no more than the cap is ever buffered, with or
+///   without a `Content-Length` (an endless chunked body stays at a few MB of RSS).
+/// - On Linux, swift-corelibs-foundation may go on reading (and this transport discarding)
+///   for a moment after the cancel, until its work queue processes it; the caller does not
+///   wait for that.
 /// - Transport failures become ``AuthError/Code/network`` naming the host and the `URLError`
 ///   code, never headers, query strings or bodies.
 ///
@@ -72,20 +77,34 @@ public final class URLSessionTransport: HTTPTransport {
 }
 
 /// The session delegate: refuses every redirect (so the 3xx response itself is returned) and
-/// collects each task's body up to its cap, cancelling the task the moment it would go over.
+/// collects each task's body up to its cap.
+///
+/// On Linux (swift-corelibs-foundation over libcurl) three things shape it:
+/// - libcurl's reads are handed to the delegate queue asynchronously, one queued operation
+///   per chunk, so a delegate method that blocks lets the whole body pile up in memory;
+/// - `URLSessionTask.cancel()` waits (`sync`) for the session's work queue, which a server
+///   streaming at full speed keeps busy for seconds; called on the delegate queue it blocked
+///   the queue while 1–2 GB of chunks queued up behind it (the 2.3 GB RSS of issue 23);
+/// - a `.cancel` disposition for a response is ignored.
+/// So the cap and every other early end resume the caller at once, drop every later chunk
+/// of that task without keeping it, and cancel the task on a queue of its own: the delegate
+/// queue is never blocked and the caller never waits for the cancellation to land.
 private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `pending` is only touched under `lock`.
+    // @unchecked Sendable: `pending` and `cancelledEarly` are only touched under `lock`.
     private struct Pending {
-        let continuation: CheckedContinuation<(HTTPURLResponse, [UInt8]), any Error>
+        /// `nil` once the caller was answered (the task may still deliver chunks: dropped).
+        var continuation: CheckedContinuation<(HTTPURLResponse, [UInt8]), any Error>?
         let limit: Int
         let host: String
         var body: [UInt8] = []
         var response: HTTPURLResponse?
-        var tooLarge = false
     }
 
     private let lock = NSLock()
     private var pending: [Int: Pending] = [:]
+    private var cancelledEarly: Set<Int> = []
+    /// Where tasks are cancelled: `cancel()` may wait seconds for the session's work queue.
+    private let cancelling = DispatchQueue(label: "TokenKitURLSession.cancel", attributes: .concurrent)
 
     /// Runs one data task; resumes with the response and its body, or an ``AuthError``.
     func perform(_ request: URLRequest, in session: URLSession, limit: Int, host: String) async throws -> (HTTPURLResponse, [UInt8]) {
@@ -93,12 +112,39 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         let id = task.taskIdentifier
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                lock.withLock { pending[id] = Pending(continuation: continuation, limit: limit, host: host) }
-                task.resume()
+                let cancelled: Bool = lock.withLock {
+                    guard cancelledEarly.remove(id) == nil else { return true }
+                    pending[id] = Pending(continuation: continuation, limit: limit, host: host)
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: AuthError.cancelled) } else { task.resume() }
             }
         } onCancel: {
-            task.cancel()
+            let started = lock.withLock {
+                if pending[id] == nil { cancelledEarly.insert(id) }
+                return pending[id] != nil
+            }
+            if started { finish(task, throwing: AuthError.cancelled) }
         }
+    }
+
+    /// Answers the caller with `error` now (if not answered yet), forgets the body, and cancels
+    /// `task` off the delegate queue.
+    private func finish(_ task: URLSessionTask, throwing error: AuthError) {
+        let waiting: CheckedContinuation<(HTTPURLResponse, [UInt8]), any Error>? = lock.withLock {
+            guard var entry = pending[task.taskIdentifier], let continuation = entry.continuation else { return nil }
+            entry.continuation = nil
+            entry.body = []
+            pending[task.taskIdentifier] = entry
+            return continuation
+        }
+        guard let waiting else { return }
+        waiting.resume(throwing: error)
+        cancelling.async { task.cancel() }
+    }
+
+    private func tooLarge(_ entry: Pending) -> AuthError {
+        AuthError.network("response from \(entry.host) is larger than \(entry.limit) bytes")
     }
 
     func urlSession(
@@ -112,45 +158,41 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let allow: Bool = lock.withLock {
-            guard var entry = pending[dataTask.taskIdentifier] else { return false }
+        let refused: AuthError? = lock.withLock {
+            guard var entry = pending[dataTask.taskIdentifier] else { return nil }
             entry.response = response as? HTTPURLResponse
-            if response.expectedContentLength > Int64(entry.limit) { entry.tooLarge = true }
             pending[dataTask.taskIdentifier] = entry
-            return !entry.tooLarge
+            return response.expectedContentLength > Int64(entry.limit) ? tooLarge(entry) : nil
         }
-        completionHandler(allow ? .allow : .cancel)
+        if let refused { finish(dataTask, throwing: refused) }
+        completionHandler(refused == nil ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = lock.withLock {
-            guard var entry = pending[dataTask.taskIdentifier], !entry.tooLarge else { return false }
-            if data.count > entry.limit - entry.body.count {
-                entry.tooLarge = true
-                entry.body = []
-            } else {
-                entry.body.append(contentsOf: data)
-            }
+        let overflow: AuthError? = lock.withLock {
+            guard var entry = pending[dataTask.taskIdentifier], entry.continuation != nil else { return nil }
+            guard data.count <= entry.limit - entry.body.count else { return tooLarge(entry) }
+            entry.body.append(contentsOf: data)
             pending[dataTask.taskIdentifier] = entry
-            return entry.tooLarge
+            return nil
         }
-        if overflow { dataTask.cancel() }
+        if let overflow { finish(dataTask, throwing: overflow) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if entry.tooLarge {
-            entry.continuation.resume(throwing: AuthError.network("response from \(entry.host) is larger than \(entry.limit) bytes"))
-        } else if let error = error as? URLError {
-            entry.continuation.resume(throwing: error.code == .cancelled
+        guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }),
+              let continuation = entry.continuation
+        else { return }
+        if let error = error as? URLError {
+            continuation.resume(throwing: error.code == .cancelled
                 ? AuthError.cancelled
                 : AuthError.network("request to \(entry.host) failed (URLError \(error.code.rawValue))"))
         } else if let error {
-            entry.continuation.resume(throwing: AuthError.network("request to \(entry.host) failed (\(type(of: error)))"))
+            continuation.resume(throwing: AuthError.network("request to \(entry.host) failed (\(type(of: error)))"))
         } else if let response = entry.response ?? (task.response as? HTTPURLResponse) {
-            entry.continuation.resume(returning: (response, entry.body))
+            continuation.resume(returning: (response, entry.body))
         } else {
-            entry.continuation.resume(throwing: AuthError.network("request to \(entry.host) did not return an HTTP response"))
+            continuation.resume(throwing: AuthError.network("request to \(entry.host) did not return an HTTP response"))
         }
     }
 }

@@ -143,6 +143,31 @@ struct ResourceServerExampleTests {
         }
     }
 
+    @Test("an endless chunked JWKS body: each fetch stops at the cap and peak RSS stays under 150 MB")
+    func endlessJWKSBody() async throws {
+        let signer = try JWTSigner(key: try JWTKey.generate(for: .es256, keyID: "k1"))
+        try await HostileBodyServer.with(.endlessChunked) { jwks in
+            let child = try Child(arguments: [
+                "--port", "0", "--issuer", Self.issuer, "--audience", Self.audience,
+                "--jwks-url", jwks.url("/jwks").absoluteString, "--cooldown", "1", "--max-stale", "60",
+            ])
+            defer { _ = child.stop() }
+            let line = try await child.firstLineOffPool()
+            let port = Int(line.dropFirst("listening on http://127.0.0.1:".count)) ?? 0
+            #expect(port > 0, "\(line)")
+            // The pre-warm fetch was refused at the cap; tokens trigger more fetches (one per
+            // cooldown), each against the same endless body.
+            try await waitUntil("a second JWKS fetch", seconds: 60) {
+                _ = try? await Self.get(port, "/me", token: try? Self.token(signer))
+                try? await Task.sleep(for: .milliseconds(200))
+                return jwks.requestCount >= 3
+            }
+            let peak = try #require(PeakRSS.sofar(of: child.running.pid))
+            #expect(peak < 150 * 1024 * 1024, "peak RSS \(peak / 1024 / 1024) MB")
+            #expect(child.stop() == 0)
+        }
+    }
+
     @Test("bad arguments exit 64 with one error line")
     func usage() throws {
         let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])

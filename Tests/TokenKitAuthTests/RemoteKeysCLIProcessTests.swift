@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// `tokenkit verify --jwks URL`, `--issuer-discovery` and `audit --jwks URL` against a real
 /// server, through the library's RemoteJWKS; `tokenkit jwk` with several keys.
@@ -37,6 +38,19 @@ struct RemoteKeysCLIProcessTests {
 
             let noIss = try await cli.run(["verify", "--issuer-discovery", token], environment: Self.environment)
             #expect(noIss.status == 64)
+        }
+    }
+
+    @Test("verify --jwks URL against an endless chunked body: exit 2 at the 1 MiB cap, peak RSS under 150 MB")
+    func verifyEndlessJWKS() async throws {
+        let cli = try CLIProcess.locate()
+        let token = try TestSigningKey(kid: "k1").token()
+        try await HostileBodyServer.with(.endlessChunked) { server in
+            let (outcome, peak) = try await cli.runMeasuringPeakRSS(
+                ["verify", "--jwks", server.url("/jwks").absoluteString, token], environment: Self.environment)
+            #expect(outcome.status == 2)
+            #expect(outcome.stderr.contains("larger than 1048576 bytes"), "\(outcome.stderr)")
+            #expect(peak < 150 * 1024 * 1024, "peak RSS \(peak / 1024 / 1024) MB")
         }
     }
 

@@ -67,14 +67,16 @@ struct TokenCommandHostileTests {
         }
     }
 
-    @Test("a body without end: exit 2 at the size cap, having read a bounded amount")
+    @Test("a body without end: exit 2 at the size cap, having read a bounded amount, peak RSS under 150 MB")
     func endlessBody() async throws {
         let cli = try CLIProcess.locate()
         try await OAuthTestServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
             defer { sandbox.remove() }
             await server.state.set(streaming: .endless)
-            let outcome = try await cli.run(base.tokenArguments(server, sandbox), environment: sandbox.environment)
+            let (outcome, peak) = try await cli.runMeasuringPeakRSS(base.tokenArguments(server, sandbox), environment: sandbox.environment)
+            // Issue 23: a chunked body without end grew the process to 2.3 GB before.
+            #expect(peak < 150 * 1024 * 1024, "peak RSS \(peak / 1024 / 1024) MB")
             #expect(outcome.status == 2)
             #expect(outcome.stdout.isEmpty)
             #expect(outcome.stderr == "error: response from 127.0.0.1 is larger than 65536 bytes\n")

@@ -13,21 +13,22 @@ enum AdapterKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// Runs `body` with a transport of this kind, shutting its client down afterwards.
-    func with<T: Sendable>(_ body: @escaping @Sendable (any HTTPTransport) async throws -> T) async throws -> T {
+    /// Runs `body` with a transport of this kind (own cap `maxResponseBytes`), shutting its
+    /// client down afterwards.
+    func with<T: Sendable>(
+        maxResponseBytes: Int = 100_000, _ body: @escaping @Sendable (any HTTPTransport) async throws -> T
+    ) async throws -> T {
         switch self {
         case .urlSession:
-            return try await body(URLSessionTransport(timeout: .seconds(20), maxResponseBytes: 100_000))
+            return try await body(URLSessionTransport(timeout: .seconds(20), maxResponseBytes: maxResponseBytes))
         case .asyncHTTPClient:
-            let client = HTTPClient(
-                eventLoopGroupProvider: .singleton,
-                configuration: .init(redirectConfiguration: .disallow))
+            let transport = AsyncHTTPClientTransport(timeout: .seconds(20), maxResponseBytes: maxResponseBytes)
             do {
-                let result = try await body(AsyncHTTPClientTransport(client: client, timeout: .seconds(20), maxResponseBytes: 100_000))
-                try await client.shutdown()
+                let result = try await body(transport)
+                try await transport.shutdown()
                 return result
             } catch {
-                try? await client.shutdown()
+                try? await transport.shutdown()
                 throw error
             }
         }

@@ -37,7 +37,7 @@ struct ReadmeServiceTests {
             let jwksURL = URL(string: "http://127.0.0.1:\(issuer.port ?? 0)/.well-known/jwks.json")!
 
             // --- README lines: a Hummingbird service protected by a remote JWKS ---
-            let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport(client: .shared))
+            let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
             let verifier = KeySourceVerifier(source: keys, options: ValidationOptions(issuers: ["https://id.example.com"], audiences: ["api"]))
             let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
             router.get("healthz") { _, _ in "ok" }

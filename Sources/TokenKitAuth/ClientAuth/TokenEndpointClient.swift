@@ -52,13 +52,11 @@ struct TokenEndpointClient: Sendable {
         let request = try makeRequest(form, dpopKey: dpopKey)
         let response: HTTPTransportResponse
         do {
-            response = try await transport.send(request)
-        } catch let error as AuthError {
+            // The fetch gate: this request's cap and deadline, no redirect followed.
+            response = try await transport.fetch(request, what: "token endpoint").response
+        } catch {
             logger?.info("token endpoint request failed", metadata: ["reason": "\(error.message)"])
             throw error
-        } catch {
-            logger?.info("token endpoint request failed", metadata: ["error-type": "\(type(of: error))"])
-            throw .network("token endpoint request failed (\(type(of: error)))")
         }
         if dpopKey != nil { nonces.record(response, from: tokenEndpoint) }
         return response
@@ -71,6 +69,7 @@ struct TokenEndpointClient: Sendable {
         var request = try clientAuthentication.formPost(to: tokenEndpoint, clientID: clientID, form: grantForm, now: now)
         request.timeout = requestTimeout
         request.maxResponseBytes = maxResponseBytes
+        request.redirects = .none
         if let dpopKey {
             let proof = try dpopKey.proof(method: "POST", url: tokenEndpoint, nonce: nonces.nonce(for: tokenEndpoint), now: now)
             request.headers.append(HTTPHeader(name: "DPoP", value: proof))

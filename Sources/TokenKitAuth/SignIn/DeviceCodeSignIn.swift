@@ -37,6 +37,9 @@ public struct DeviceCodeSignIn: Sendable {
     /// The scopes requested.
     public let scopes: [String]
     private let clientAuthentication: ClientAuthentication
+    /// The total deadline of each request to the authorization server (device authorization
+    /// and each poll; bodies are capped at 64 KiB).
+    public let requestTimeout: Duration
     private let transport: any HTTPTransport
     private let clock: any TokenClock
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -46,7 +49,8 @@ public struct DeviceCodeSignIn: Sendable {
     public init(
         configuration: LoginConfiguration, scopes: [String], clientAuthentication: ClientAuthentication = .none,
         transport: any HTTPTransport, clock: any TokenClock = SystemClock(),
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        requestTimeout: Duration = .seconds(30)
     ) throws(AuthError) {
         guard configuration.deviceAuthorizationEndpoint != nil else {
             throw .invalidConfiguration("no device authorization endpoint is known (give one, or an issuer that publishes it)")
@@ -57,6 +61,7 @@ public struct DeviceCodeSignIn: Sendable {
         self.transport = transport
         self.clock = clock
         self.sleep = sleep
+        self.requestTimeout = requestTimeout
     }
 
     /// Asks the device authorization endpoint for a device code and a user code.
@@ -66,7 +71,7 @@ public struct DeviceCodeSignIn: Sendable {
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
         let request = try clientAuthentication.formPost(
             to: endpoint, clientID: configuration.clientID, form: form, audience: configuration.tokenEndpoint, now: clock.now)
-        let response = try await SignInTokenRequest.send(request, "the device authorization request", transport: transport)
+        let response = try await SignInTokenRequest.send(request, "the device authorization request", transport: transport, timeout: requestTimeout)
         let what = "the device authorization response"
         let body = try SignInJSON.object(response, what)
         guard let deviceCode = try SignInJSON.text("device_code", in: body, what),
@@ -99,7 +104,7 @@ public struct DeviceCodeSignIn: Sendable {
                 to: configuration.tokenEndpoint, clientID: configuration.clientID,
                 form: [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode)],
                 now: clock.now)
-            let response = try await SignInTokenRequest.send(request, "polling the token endpoint", transport: transport)
+            let response = try await SignInTokenRequest.send(request, "polling the token endpoint", transport: transport, timeout: requestTimeout)
             if response.status != 200, response.body.count <= SignInTokenRequest.maxResponseBytes {
                 let error = TokenEndpointResponse.error(from: response)
                 switch error.oauthError {

@@ -8,16 +8,22 @@ enum SignInTokenRequest {
     /// The largest response body accepted.
     static let maxResponseBytes = 64 * 1024
 
-    /// Sends `request`; transport failures become ``AuthError/Code/network`` naming `what`.
-    static func send(_ request: HTTPTransportRequest, _ what: String, transport: any HTTPTransport) async throws(AuthError) -> HTTPTransportResponse {
+    /// The total deadline of one sign-in request unless its flow sets another.
+    static let requestTimeout: Duration = .seconds(30)
+
+    /// Sends `request` through the fetch gate with this cap and deadline and no redirect
+    /// followed; transport failures become ``AuthError/Code/network`` naming `what`.
+    static func send(
+        _ request: HTTPTransportRequest, _ what: String, transport: any HTTPTransport, timeout: Duration = requestTimeout
+    ) async throws(AuthError) -> HTTPTransportResponse {
+        var request = request
+        request.maxResponseBytes = maxResponseBytes
+        request.timeout = timeout
+        request.redirects = .none
         do {
-            return try await transport.send(request)
-        } catch let error as AuthError {
-            throw error.code == .network ? .network("\(what) failed: \(error.message)") : error
-        } catch is CancellationError {
-            throw .cancelled
+            return try await transport.fetch(request, what: what).response
         } catch {
-            throw .network("\(what) failed (\(type(of: error)))")
+            throw error.code == .network ? .network("\(what) failed: \(error.message)") : error
         }
     }
 

@@ -15,6 +15,8 @@ public struct TokenRevocation: Sendable {
     public let clientID: String
     private let clientAuthentication: ClientAuthentication
     private let audience: URL?
+    /// The total deadline of each revocation request (its body is capped at 64 KiB).
+    public let requestTimeout: Duration
     private let transport: any HTTPTransport
 
     /// Creates the revoker; throws ``AuthError/Code/invalidConfiguration`` for an unsafe endpoint.
@@ -22,7 +24,7 @@ public struct TokenRevocation: Sendable {
     /// authorization server's token endpoint); without it the revocation endpoint is used.
     public init(
         endpoint: URL, clientID: String, clientAuthentication: ClientAuthentication = .none, tokenEndpoint: URL? = nil,
-        transport: any HTTPTransport
+        transport: any HTTPTransport, requestTimeout: Duration = .seconds(30)
     ) throws(AuthError) {
         do { try TokenEndpoint.validate(endpoint) } catch {
             throw .invalidConfiguration(error.message.replacingOccurrences(of: "token endpoint", with: "revocation endpoint"))
@@ -32,6 +34,7 @@ public struct TokenRevocation: Sendable {
         self.clientAuthentication = clientAuthentication
         self.audience = tokenEndpoint
         self.transport = transport
+        self.requestTimeout = requestTimeout
     }
 
     /// Revokes `tokenSet`'s refresh token, then its access token.
@@ -46,7 +49,7 @@ public struct TokenRevocation: Sendable {
 
     private func revoke(_ token: String, hint: String) async throws(AuthError) {
         let request = try clientAuthentication.formPost(to: endpoint, clientID: clientID, form: [("token", token), ("token_type_hint", hint)], audience: audience)
-        let response = try await SignInTokenRequest.send(request, "revoking the \(hint.replacingOccurrences(of: "_", with: " "))", transport: transport)
+        let response = try await SignInTokenRequest.send(request, "revoking the \(hint.replacingOccurrences(of: "_", with: " "))", transport: transport, timeout: requestTimeout)
         guard response.status == 200 else {
             let error = TokenEndpointResponse.error(from: response)
             let reason = error.oauthError.map { "\($0) (HTTP \(response.status))" } ?? "HTTP \(response.status)"

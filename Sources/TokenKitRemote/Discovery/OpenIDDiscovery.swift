@@ -50,7 +50,7 @@ public struct OpenIDDiscovery: Sendable {
             configurationURL, headers: [HTTPHeader(name: "Accept", value: "application/json")],
             transport: transport, options: options, what: "discovery document")
         guard fetched.response.status == 200 else {
-            throw OpenIDProviderMetadata.invalid("\(GuardedFetch.host(of: fetched.url)) answered HTTP \(fetched.response.status)")
+            throw OpenIDProviderMetadata.invalid("\(fetched.url.originForMessages) answered HTTP \(fetched.response.status)")
         }
         return try OpenIDProviderMetadata(json: fetched.response.body, expectedIssuer: issuer)
     }

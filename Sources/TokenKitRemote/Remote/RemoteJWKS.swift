@@ -211,11 +211,11 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                     state.lastError = nil
                     state.inFlight = nil
                 }
-                logger?.debug("JWKS not modified", metadata: ["jwks": "\(GuardedFetch.host(of: url))"])
+                logger?.debug("JWKS not modified", metadata: ["jwks": "\(url.originForMessages)"])
                 return
             }
             guard response.status == 200 else {
-                throw AuthError(code: .invalidResponse, message: "JWKS request to \(GuardedFetch.host(of: fetched.url)) answered HTTP \(response.status)")
+                throw AuthError(code: .invalidResponse, message: "JWKS request to \(fetched.url.originForMessages) answered HTTP \(response.status)")
             }
             let keys = try Self.parse(response.body, from: fetched.url)
             let newTag = response.headers.first(named: "ETag")
@@ -227,7 +227,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                 state.lastError = nil
                 state.inFlight = nil
             }
-            logger?.debug("JWKS fetched", metadata: ["jwks": "\(GuardedFetch.host(of: url))", "keys": "\(keys.keys.count)"])
+            logger?.debug("JWKS fetched", metadata: ["jwks": "\(url.originForMessages)", "keys": "\(keys.keys.count)"])
         } catch {
             let message = error.message
             let (held, usableUntil): (Int, Date?) = withState { state in
@@ -257,17 +257,17 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     /// A remote key set: a valid JWKS with at least one usable asymmetric key.
     static func parse(_ body: [UInt8], from url: URL) throws(AuthError) -> JWKSet {
         guard let text = String(validating: body, as: UTF8.self) else {
-            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) is not UTF-8")
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(url.originForMessages) is not UTF-8")
         }
         let parsed: JWKSet
         do { parsed = try JWKSet(json: text) } catch {
-            throw AuthError(code: .invalidResponse, message: "unusable JWKS from \(GuardedFetch.host(of: url)): \(error.reason)")
+            throw AuthError(code: .invalidResponse, message: "unusable JWKS from \(url.originForMessages): \(error.reason)")
         }
         guard !parsed.keys.contains(where: { $0.keyType == "oct" }) else {
-            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) holds a symmetric (oct) key; remote key sets must hold public keys only")
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(url.originForMessages) holds a symmetric (oct) key; remote key sets must hold public keys only")
         }
         guard !parsed.keys.contains(where: \.isSecret) else {
-            throw AuthError(code: .invalidResponse, message: "JWKS from \(GuardedFetch.host(of: url)) holds a private key; refused")
+            throw AuthError(code: .invalidResponse, message: "JWKS from \(url.originForMessages) holds a private key; refused")
         }
         return parsed
     }

@@ -38,4 +38,14 @@ struct CLIProcess: Sendable {
             .run(timeout: .seconds(seconds))
         return Outcome(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
+
+    /// Runs the binary like ``run(_:stdin:environment:seconds:umask:)`` and also returns its
+    /// peak resident memory in bytes (``PeakRSS``).
+    func runMeasuringPeakRSS(
+        _ arguments: [String], environment: [String: String], seconds: Double = 60
+    ) async throws -> (outcome: Outcome, peakBytes: Int) {
+        let (outcome, peak) = try await PeakRSS.run(
+            ChildProcess(executable.path, arguments, environment: environment), timeout: .seconds(seconds))
+        return (Outcome(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText), peak)
+    }
 }

@@ -35,7 +35,7 @@ actor ScriptedServerState {
     }
 }
 
-/// A real HTTP server on 127.0.0.1 (ephemeral port) whose GET answers are scripted per path
+/// A real HTTP server on 127.0.0.1 (ephemeral port) whose GET and POST answers are scripted per path
 /// through ``ScriptedServerState``; it counts the requests it receives.
 struct ScriptedHTTPServer: Sendable {
     let state: ScriptedServerState
@@ -48,7 +48,7 @@ struct ScriptedHTTPServer: Sendable {
     static func with<T: Sendable>(_ body: @escaping @Sendable (ScriptedHTTPServer) async throws -> T) async throws -> T {
         let state = ScriptedServerState()
         let router = Router()
-        router.get("**") { request, _ -> Response in
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let answer = await state.answer(path: request.uri.path, ifNoneMatch: request.headers[.ifNoneMatch])
             if answer.delay > 0 { try? await Task.sleep(for: .milliseconds(Int(answer.delay * 1000))) }
             var fields = HTTPFields()
@@ -57,6 +57,8 @@ struct ScriptedHTTPServer: Sendable {
             }
             return Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
+        router.get("**", use: handler)
+        router.post("**", use: handler)
         return try await LocalHTTPServer.run(router, label: "scripted-test-server") { port in
             try await body(ScriptedHTTPServer(state: state, port: port))
         }
