@@ -12,7 +12,9 @@ extension HTTPTransport {
     ///   is refused here too;
     /// - the whole fetch, redirects included, ends by the request's
     ///   ``HTTPTransportRequest/timeout``: each exchange gets the time that is left, and the
-    ///   call returns at the deadline even if the transport ignores cancellation;
+    ///   call returns at the deadline even if the transport ignores cancellation, with the
+    ///   transports' own message ("request to HOST did not complete within N s (total
+    ///   deadline)");
     /// - redirects follow ``HTTPTransportRequest/redirects`` only; a `Location` on another
     ///   origin is refused before anything is sent to it.
     ///
@@ -27,7 +29,7 @@ extension HTTPTransport {
         var redirects = 0
         while true {
             current.timeout = max(.zero, ContinuousClock.now.duration(to: deadline))
-            let response = try await sendBefore(deadline, current, what: what)
+            let response = try await sendBefore(deadline, current, what: what, timeout: request.timeout)
             let url = current.url
             guard response.body.count <= cap else {
                 throw .network("\(what) from \(url.originForMessages) is larger than \(cap) bytes")
@@ -53,7 +55,7 @@ extension HTTPTransport {
     /// deadline even if the transport does not honour cancellation (its task is cancelled and
     /// left behind).
     private func sendBefore(
-        _ deadline: ContinuousClock.Instant, _ request: HTTPTransportRequest, what: String
+        _ deadline: ContinuousClock.Instant, _ request: HTTPTransportRequest, what: String, timeout: Duration
     ) async throws(AuthError) -> HTTPTransportResponse {
         let race = FirstFinisher<HTTPTransportResponse>()
         let result: Swift.Result<HTTPTransportResponse, any Error> = await withTaskCancellationHandler {
@@ -64,7 +66,8 @@ extension HTTPTransport {
                 }
                 let timer = Task {
                     try? await Task.sleep(until: deadline, clock: .continuous)
-                    race.finish(.failure(AuthError.network("\(what) request to \(request.url.originForMessages) timed out")))
+                    // The same error as a transport's own deadline: one message for one rule.
+                    race.finish(.failure(TransportDeadline.exceeded(host: request.url.host ?? "<no host>", timeout: timeout)))
                 }
                 race.onFinish { sender.cancel(); timer.cancel() }
             }
