@@ -190,9 +190,10 @@ struct FetchGateTests {
                 await server.state.set("/jwks", ScriptedResponse(status: 302, headers: [("Location", other.baseURL + "/keys")]))
                 let transport = AsyncHTTPClientTransport(
                     configuration: HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false)))
-                let direct = try await transport.send(HTTPTransportRequest(url: server.url("/jwks")))
+                let status: Int
+                do { status = try await transport.send(HTTPTransportRequest(url: server.url("/jwks"))).status } catch { status = -1 }
                 try await transport.shutdown()
-                #expect(direct.status == 302)
+                #expect(status == 302, "the client followed the redirect itself")
             }
             #expect(await other.state.count("/keys") == 0)
         }
