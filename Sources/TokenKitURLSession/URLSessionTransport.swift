@@ -88,9 +88,10 @@ public final class URLSessionTransport: HTTPTransport {
 /// - a `.cancel` disposition for a response is ignored.
 /// So the cap and every other early end resume the caller at once, drop every later chunk
 /// of that task without keeping it, and cancel the task on a queue of its own: the delegate
-/// queue is never blocked and the caller never waits for the cancellation to land.
+/// queue is never blocked and the caller never waits for the cancellation to land. Tasks are
+/// also made and resumed on that queue, never on the cooperative pool.
 private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `cancelledEarly` are only touched under `lock`.
+    // @unchecked Sendable: `pending` (and each ticket) is only touched under `lock`.
     private struct Pending {
         /// `nil` once the caller was answered (the task may still deliver chunks: dropped).
         var continuation: CheckedContinuation<(HTTPURLResponse, [UInt8]), any Error>?
@@ -102,29 +103,41 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
 
     private let lock = NSLock()
     private var pending: [Int: Pending] = [:]
-    private var cancelledEarly: Set<Int> = []
-    /// Where tasks are cancelled: `cancel()` may wait seconds for the session's work queue.
-    private let cancelling = DispatchQueue(label: "TokenKitURLSession.cancel", attributes: .concurrent)
+    /// Where tasks are made, resumed and cancelled, never on the cooperative pool: each of
+    /// these waits (`sync`) for swift-corelibs-foundation's work queue, which one session
+    /// reading a fast body keeps busy for seconds and which every session of the process
+    /// shares; on the pool's few threads that wait froze every task of the process.
+    private let control = DispatchQueue(label: "TokenKitURLSession.control", attributes: .concurrent)
+
+    /// One call of ``perform(_:in:limit:host:)``: its task once made, and whether the caller
+    /// was cancelled first. Only touched under the collector's `lock`.
+    private final class Ticket: @unchecked Sendable {
+        var task: URLSessionTask?
+        var cancelled = false
+    }
 
     /// Runs one data task; resumes with the response and its body, or an ``AuthError``.
     func perform(_ request: URLRequest, in session: URLSession, limit: Int, host: String) async throws -> (HTTPURLResponse, [UInt8]) {
-        let task = session.dataTask(with: request)
-        let id = task.taskIdentifier
+        let ticket = Ticket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let cancelled: Bool = lock.withLock {
-                    guard cancelledEarly.remove(id) == nil else { return true }
-                    pending[id] = Pending(continuation: continuation, limit: limit, host: host)
-                    return false
+                control.async { [self] in
+                    let task = session.dataTask(with: request)
+                    let start: Bool = lock.withLock {
+                        guard !ticket.cancelled else { return false }
+                        ticket.task = task
+                        pending[task.taskIdentifier] = Pending(continuation: continuation, limit: limit, host: host)
+                        return true
+                    }
+                    if start { task.resume() } else { continuation.resume(throwing: AuthError.cancelled) }
                 }
-                if cancelled { continuation.resume(throwing: AuthError.cancelled) } else { task.resume() }
             }
         } onCancel: {
-            let started = lock.withLock {
-                if pending[id] == nil { cancelledEarly.insert(id) }
-                return pending[id] != nil
+            let task: URLSessionTask? = lock.withLock {
+                ticket.cancelled = true
+                return ticket.task
             }
-            if started { finish(task, throwing: AuthError.cancelled) }
+            if let task { finish(task, throwing: AuthError.cancelled) }
         }
     }
 
@@ -140,7 +153,7 @@ private final class ResponseCollector: NSObject, URLSessionDataDelegate, @unchec
         }
         guard let waiting else { return }
         waiting.resume(throwing: error)
-        cancelling.async { task.cancel() }
+        control.async { task.cancel() }
     }
 
     private func tooLarge(_ entry: Pending) -> AuthError {

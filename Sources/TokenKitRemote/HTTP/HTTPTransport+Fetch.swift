@@ -28,7 +28,9 @@ extension HTTPTransport {
         current.maxResponseBytes = cap
         var redirects = 0
         while true {
-            current.timeout = max(.zero, ContinuousClock.now.duration(to: deadline))
+            // The transport's own deadline is a backstop a little past the gate's, so that the
+            // error names the fetch's deadline (not the few microseconds less that were left).
+            current.timeout = max(.zero, ContinuousClock.now.duration(to: deadline)) + Self.transportGrace
             let response = try await sendBefore(deadline, current, what: what, timeout: request.timeout)
             let url = current.url
             guard response.body.count <= cap else {
@@ -50,6 +52,9 @@ extension HTTPTransport {
             current.url = next
         }
     }
+
+    /// How much later than the gate's deadline each exchange's own deadline is set.
+    private static var transportGrace: Duration { .milliseconds(100) }
 
     /// One exchange through ``send(_:)``, failing when `deadline` passes first. Returns at the
     /// deadline even if the transport does not honour cancellation (its task is cancelled and
