@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "TokenKitPostgresTests",
             dependencies: [
-                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport",
+                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport", "TokenKitTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),  // the TLS mapping tests read its configuration
             ],
             swiftSettings: strictSettings
@@ -322,6 +322,12 @@ let package = Package(
             name: "fuzz-key-loading",
             dependencies: ["TokenKit", "FuzzSupport"],
             path: "Fuzz/KeyLoading",
+            swiftSettings: strictSettings
+        ),
+        // Every seed corpus and past finding, replayed by the fuzz targets' replay builds.
+        .testTarget(
+            name: "FuzzReplayTests",
+            dependencies: ["fuzz-json-reader", "fuzz-jws-verify", "fuzz-key-loading", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
     ]
