@@ -30,6 +30,10 @@ let package = Package(
         // PostgreSQL backend (issue 14): a shared TokenStore and RefreshLock for many replicas,
         // over postgres-nio (pure Swift wire protocol; TLS through swift-nio-ssl).
         .library(name: "TokenKitPostgres", targets: ["TokenKitPostgres"]),
+        // The test support every TokenKit test target uses (the child-process runner, the
+        // binary locator, the service gate, ...), for the reference apps' tests in their own
+        // package. Not API: it changes with TokenKit's tests.
+        .library(name: "TokenKitTestSupport", targets: ["TokenKitTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
