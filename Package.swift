@@ -33,6 +33,10 @@ let package = Package(
         // PostgreSQL backend (issue 14): a shared TokenStore and RefreshLock for many replicas,
         // over postgres-nio (pure Swift wire protocol; TLS through swift-nio-ssl).
         .library(name: "TokenKitPostgres", targets: ["TokenKitPostgres"]),
+        // The test support every TokenKit test target uses (the child-process runner, the
+        // binary locator, the service gate, ...), for the reference apps' tests in their own
+        // package. Not API: it changes with TokenKit's tests.
+        .library(name: "TokenKitTestSupport", targets: ["TokenKitTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -162,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "TokenKitPostgresTests",
             dependencies: [
-                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport",
+                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport", "TokenKitTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),  // the TLS mapping tests read its configuration
             ],
             swiftSettings: strictSettings
@@ -337,6 +341,12 @@ let package = Package(
             name: "fuzz-key-loading",
             dependencies: ["TokenKit", "FuzzSupport"],
             path: "Fuzz/KeyLoading",
+            swiftSettings: strictSettings
+        ),
+        // Every seed corpus and past finding, replayed by the fuzz targets' replay builds.
+        .testTarget(
+            name: "FuzzReplayTests",
+            dependencies: ["fuzz-json-reader", "fuzz-jws-verify", "fuzz-key-loading", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

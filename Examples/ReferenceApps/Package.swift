@@ -127,6 +127,10 @@ let package = Package(
             dependencies: [
                 "cleveroo-server", "cleveroo", "dashboard-server", "jwt-client",
                 "pokeme-server", "pokeme", "dam-server", "dam",
+                // Verifies the servers' tokens with their published JWKS.
+                .product(name: "TokenKit", package: rootIdentity),
+                // The one test-support layer (process runner, binary locator, service gate).
+                .product(name: "TokenKitTestSupport", package: rootIdentity),
             ],
             swiftSettings: strictSettings
         ),

@@ -27,8 +27,18 @@ struct RemoteKeysCLIProcessTests {
             #expect(discovered.status == 0, "\(discovered.stderr)")
             #expect(await server.state.count("/.well-known/openid-configuration") == 1)
 
-            let audit = try await cli.run(["audit", "--no-fail-on", "--jwks", server.url("/jwks").absoluteString, "-"], stdin: token + "\n", environment: Self.environment)
-            #expect(audit.status == 0, "\(audit.stderr)")
+            // audit --jwks checks each token's signature with the fetched keys: the genuine
+            // token passes, one signed by another key under the same kid is bad-signature.
+            let jwksURL = server.url("/jwks").absoluteString
+            let forged = try TestSigningKey(kid: "k1").token(issuer: issuer)
+            let audit = try await cli.run(["audit", "--json", "--fail-on", "bad-signature", "--jwks", jwksURL, "-"], stdin: token + "\n" + forged + "\n", environment: Self.environment)
+            #expect(audit.status == 1, "\(audit.stderr)")
+            let rows = audit.stdout.split(separator: "\n")
+            #expect(rows.count == 2, "\(audit.stdout)")
+            #expect(rows.first?.contains("bad-signature") == false, "\(audit.stdout)")
+            #expect(rows.last?.contains(#""bad-signature""#) == true, "\(audit.stdout)")
+            let genuine = try await cli.run(["audit", "--json", "--fail-on", "bad-signature", "--jwks", jwksURL, "-"], stdin: token + "\n", environment: Self.environment)
+            #expect(genuine.status == 0, "\(genuine.stderr)")
 
             await server.state.set("/jwks", ScriptedResponse(status: 302, headers: [("Location", "http://localhost:\(server.port)/elsewhere")]))
             let redirected = try await cli.run(["verify", "--jwks", server.url("/jwks").absoluteString, token], environment: Self.environment)

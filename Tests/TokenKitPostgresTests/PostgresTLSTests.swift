@@ -3,6 +3,7 @@ import PostgresTestSupport
 import Testing
 @testable import TokenKitPostgres
 import TokenKitStore
+import TokenKitTestSupport
 
 /// sslmode against the main server of scripts/with-postgres, which accepts TLS with a
 /// certificate for localhost/127.0.0.1 signed by a throw-away CA (the server without TLS is
@@ -48,6 +49,46 @@ struct PostgresTLSTests {
         #expect(error?.code == .io)
         #expect(error?.message.contains("cannot connect to PostgreSQL") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("TLS") == true, "\(error?.message ?? "")")
+    }
+
+    /// Why connecting over `endpoint` failed (it must fail), for the sslmode pins below.
+    func refusal(_ endpoint: PostgresEndpoint) async throws -> String {
+        let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: "t"))
+        defer { Task { await store.close() } }
+        let error = await #expect(throws: TokenStoreError.self) { try await store.load(key) }
+        #expect(error?.code == .io)
+        return error?.message ?? ""
+    }
+
+    @Test("verify-full checks the host name: the server's certificate names localhost, so reaching it as 127.0.0.1 is refused while verify-ca accepts it")
+    func verifyFullChecksHostName() async throws {
+        let ca = try PostgresTestServer.certificateAuthority()
+        let message = try await refusal(try main(host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(ca)"))
+        #expect(message.contains("TLS failed: the server's certificate does not name the host"), "\(message)")
+        #expect(try await sessionUsesTLS(try main(host: "127.0.0.1", "sslmode=verify-ca&sslrootcert=\(ca)")))
+    }
+
+    @Test("verify-ca checks the chain: without sslrootcert the system trust store does not vouch for the test CA")
+    func verifyCAChecksChain() async throws {
+        let message = try await refusal(try main(host: "127.0.0.1", "sslmode=verify-ca"))
+        #expect(message.contains("TLS"), "\(message)")
+    }
+
+    @Test("require with sslrootcert verifies the chain (as libpq does): a CA that did not sign the server's certificate is refused")
+    func requireWithRootVerifiesChain() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tokenkit-pg-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unrelated = dir.appendingPathComponent("unrelated-ca.pem").path
+        let made = try ChildProcess("/usr/bin/env", [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=an unrelated CA", "-keyout", dir.appendingPathComponent("unrelated-ca.key").path, "-out", unrelated,
+        ]).runBlocking()
+        try #require(made.status == 0, "openssl: \(made.stderrText)")
+        let message = try await refusal(try main("sslmode=require&sslrootcert=\(unrelated)"))
+        #expect(message.contains("TLS"), "\(message)")
+        let ca = try PostgresTestServer.certificateAuthority()
+        #expect(try await sessionUsesTLS(try main(host: "127.0.0.1", "sslmode=require&sslrootcert=\(ca)")))
     }
 
     @Test("require and prefer encrypt without verifying; disable stays plain")

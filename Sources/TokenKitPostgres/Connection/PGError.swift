@@ -101,6 +101,10 @@ struct PGError: Error, Sendable {
             return "TLS failed: \(tls)"
         case let tls as BoringSSLError:
             return "TLS failed: \(tls)"
+        case let tls as NIOSSLExtraError where tls == .failedToValidateHostname:
+            return "TLS failed: the server's certificate does not name the host it was reached as (sslmode=verify-full checks the host name: connect by a name the certificate carries)"
+        case let tls as NIOSSLExtraError:
+            return "TLS failed: \(tls)"
         case is ChannelError:
             return "connection failed (\(error))"
         default:

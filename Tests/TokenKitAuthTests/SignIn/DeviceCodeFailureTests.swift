@@ -145,16 +145,33 @@ struct DeviceCodeFailureTests {
         #expect(polls(transport).count == 2)
     }
 
-    @Test("cancelling the task while it waits between polls ends it as cancelled")
+    @Test("cancelling the task while it waits between polls ends it as cancelled, before the next poll")
     func cancelledWhileWaiting() async throws {
-        let transport = ScriptedTransport([Self.device(), Self.granted])
-        let flow = try DeviceCodeSignIn(configuration: try Self.configuration(), scopes: [], transport: transport)
+        let transport = ScriptedTransport([Self.device(), Self.pending, Self.granted])
+        // The first pause passes at once; the second (after the pending poll) really waits,
+        // and says so: the test cancels only once the flow is inside that wait.
+        let pauses = Pauses()
+        let flow = try DeviceCodeSignIn(configuration: try Self.configuration(), scopes: [], transport: transport, sleep: { _ in
+            guard pauses.begin() > 1 else { return }
+            try await Task.sleep(for: .seconds(3600))
+        })
         let authorization = try await flow.start()
         let task = Task { try await flow.waitForApproval(authorization) }
+        try await waitUntil("the flow waits between polls") { pauses.count == 2 }
         task.cancel()
         let error = await #expect(throws: AuthError.self) { try await withDeadline("cancelled flow") { try await task.value } }
         #expect(error?.code == .cancelled)
-        #expect(polls(transport).isEmpty)
+        #expect(polls(transport).count == 1, "the pending poll only: the granted answer is never asked for")
+    }
+
+    /// Counts the pauses a flow began.
+    final class Pauses: @unchecked Sendable {
+        // @unchecked: `begun` is read and written only while `mutex` is held.
+        private let mutex = NSLock()
+        private var begun = 0
+        var count: Int { mutex.withLock { begun } }
+        /// Records one more pause; returns how many have begun.
+        func begin() -> Int { mutex.withLock { begun += 1; return begun } }
     }
 
     @Test("a token endpoint that never answers is left when the task is cancelled (the caller's overall deadline)")

@@ -25,6 +25,15 @@ enum CLIRunner {
         return CLIResult(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText)
     }
 
+    /// Runs `tokenkit args…` as the user `uid` (and its group of the same number) through
+    /// `setpriv`, with no supplementary groups: for checks that root would pass by privilege
+    /// (reading a mode-0 file). Only root may switch users.
+    static func run(_ args: [String], asUser uid: UInt32, timeout: Double = 60) throws -> CLIResult {
+        let outcome = try ChildProcess("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", try binary()] + args)
+            .runBlocking(timeout: .seconds(timeout))
+        return CLIResult(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText)
+    }
+
     static func run(_ args: [String], stdinText: String) throws -> CLIResult {
         try run(args, stdin: Array(stdinText.utf8))
     }

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import TokenKit
 import TokenKitCrypto
+import TokenKitTestSupport
 
 /// Invalid ECDSA signatures in JWS form: zero r/s (including the "psychic signature"
 /// r = s = 0 of CVE-2022-21449), r or s equal to or above the group order n, DER-encoded
@@ -68,10 +70,47 @@ struct ECDSASignatureAttackTests {
             let error = expectJWTError(.badSignature) { try f.verifier.verifyJWS(f.token(r + s)) }
             #expect(error?.reason.contains("order") == true, "\(error?.reason ?? "")")
         }
-        // r + n, when it still fits the field width, is the classic aliasing forgery.
-        if let aliased = Self.add(f.r, n) {
+        // r + n fits the field width only on P-521 (its field is 528 bits, its order 521):
+        // there the aliased r is tried too; `aliasedS` reaches every curve through s.
+        if c.curve == .p521 {
+            let aliased = try #require(Self.add(f.r, n), "r + n fits P-521's field width")
             expectJWTError(.badSignature) { try f.verifier.verifyJWS(f.token(aliased + f.s)) }
         }
+    }
+
+    /// A key (made by Tests/Interop/ecdsa_small_s.py) for which a genuine signature of the
+    /// signing input has a small s, so that s + n still fits the field width on every curve.
+    struct SmallS {
+        let verifier: JWTVerifier
+        let signingInput: String
+        let r: [UInt8]
+        let s: [UInt8]
+        func token(_ signature: [UInt8]) -> String { "\(signingInput).\(Base64URL.encode(signature))" }
+    }
+
+    static func smallS(_ c: Case) throws -> SmallS {
+        let signingInput = Base64URL.encode(Array(#"{"alg":"\#(c.algorithm.name)"}"#.utf8)) + "." + Base64URL.encode(Array("pay".utf8))
+        let orderHex = c.curve.order.map { String(format: "%02x", $0) }.joined()
+        let script = SourceTree.root.appendingPathComponent("Tests/Interop/ecdsa_small_s.py").path
+        let run = try ChildProcess("/usr/bin/env", ["python3", script, c.curve.rawValue, orderHex, signingInput]).runBlocking()
+        try #require(run.status == 0, "ecdsa_small_s.py failed: \(run.stderrText)")
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: String])
+        func bytes(_ name: String) throws -> [UInt8] { try Hex.decode(try #require(fields[name], "no \(name)")) }
+        let jwk = #"{"kty":"EC","crv":"\#(c.curve.rawValue)","x":"\#(Base64URL.encode(try bytes("x")))","y":"\#(Base64URL.encode(try bytes("y")))"}"#
+        return SmallS(verifier: JWTVerifier(key: try JWTKey(jwk: jwk)), signingInput: signingInput, r: try bytes("r"), s: try bytes("s"))
+    }
+
+    /// The aliasing forgery: (r, s + n) is the same signature modulo n. It is built for every
+    /// curve from a genuine signature with a small s (for r the same aliasing only fits the
+    /// field width on P-521, so s is the half that reaches every curve).
+    @Test("s + n, the aliased form of a genuine signature, is refused on every curve", .enabled(if: PythonInterop.enabled, PythonInterop.skipMessage), arguments: cases)
+    func aliasedS(_ c: Case) throws {
+        guard PythonInterop.requireAvailable() else { return }
+        let f = try Self.smallS(c)
+        #expect(try f.verifier.verifyJWS(f.token(f.r + f.s)).payload == Array("pay".utf8), "control: the genuine small-s signature verifies")
+        let aliased = try #require(Self.add(f.s, c.curve.order), "s + n fits the field width")
+        let error = expectJWTError(.badSignature) { try f.verifier.verifyJWS(f.token(f.r + aliased)) }
+        #expect(error?.reason.contains("order") == true, "\(error?.reason ?? "")")
     }
 
     @Test("a DER-encoded signature of the right key and input is refused", arguments: cases)

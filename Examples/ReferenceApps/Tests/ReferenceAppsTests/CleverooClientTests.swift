@@ -13,45 +13,45 @@ struct CleverooClientTests {
 
     @Test("register, log in, add and list children, whoami and logout, each a new client process")
     func parentFlow() async throws {
-        let server = try await ServerProcess.start("cleveroo-server")
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        let email = "mia@example.com"
+        try await ServerProcess.with("cleveroo-server") { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            let email = "mia@example.com"
 
-        let registered = try await Self.cleveroo(server.url, ["register", "--email", email, "--phone", "+49301"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
-        #expect(registered.status == 0 && registered.stdout.hasPrefix("registered parent \(email) (id "), "\(registered)")
-        let again = try await Self.cleveroo(server.url, ["register", "--email", email, "--phone", "+49301"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
-        expectClientError(again, containing: "error: an account with this email already exists")
-        let mismatch = try await Self.cleveroo(server.url, ["register", "--email", "x@example.com", "--phone", "1"], store: store, stdin: "one\ntwo\n")
-        expectClientError(mismatch, containing: "error: passwords do not match")
+            let registered = try await Self.cleveroo(server.url, ["register", "--email", email, "--phone", "+49301"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
+            #expect(registered.status == 0 && registered.stdout.hasPrefix("registered parent \(email) (id "), "\(registered)")
+            let again = try await Self.cleveroo(server.url, ["register", "--email", email, "--phone", "+49301"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
+            expectClientError(again, containing: "error: an account with this email already exists")
+            let mismatch = try await Self.cleveroo(server.url, ["register", "--email", "x@example.com", "--phone", "1"], store: store, stdin: "one\ntwo\n")
+            expectClientError(mismatch, containing: "error: passwords do not match")
 
-        let wrong = try await Self.cleveroo(server.url, ["login", "parent", "--email", email], store: store, stdin: "wrong\n")
-        expectClientError(wrong, containing: "error: invalid email or password")
-        let login = try await Self.cleveroo(server.url, ["login", "parent", "--email", email], store: store, stdin: "\(Self.password)\n")
-        #expect(login.status == 0 && login.stdout == "signed in as parent \(email)\n", "\(login)")
-        #expect(!login.stdout.contains(Self.password) && !login.stderr.contains(Self.password))
+            let wrong = try await Self.cleveroo(server.url, ["login", "parent", "--email", email], store: store, stdin: "wrong\n")
+            expectClientError(wrong, containing: "error: invalid email or password")
+            let login = try await Self.cleveroo(server.url, ["login", "parent", "--email", email], store: store, stdin: "\(Self.password)\n")
+            #expect(login.status == 0 && login.stdout == "signed in as parent \(email)\n", "\(login)")
+            #expect(!login.stdout.contains(Self.password) && !login.stderr.contains(Self.password))
 
-        let add = try await Self.cleveroo(server.url, ["children", "add", "--username", "leo", "--age", "7", "--gender", "male"], store: store)
-        #expect(add.status == 0 && add.stdout.hasPrefix("added child leo (age 7, male, id "), "\(add)")
-        let bad = try await Self.cleveroo(server.url, ["children", "add", "--username", "old", "--age", "30", "--gender", "male"], store: store)
-        expectClientError(bad, containing: "error: age must be 1 to 17")
-        let list = try await Self.cleveroo(server.url, ["children", "list"], store: store)
-        #expect(list.status == 0 && list.stdout.hasPrefix("leo\tage 7\tmale\tid "), "\(list)")
-        let json = try await Self.cleveroo(server.url, ["children", "list", "--json"], store: store)
-        let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-        #expect(array?.count == 1 && array?.first?["username"] as? String == "leo", "\(json)")
-        let whoami = try await Self.cleveroo(server.url, ["whoami"], store: store)
-        #expect(whoami.status == 0 && whoami.stdout.hasPrefix("parent \(email) (id ") && whoami.stdout.contains("stored in file"), "\(whoami)")
+            let add = try await Self.cleveroo(server.url, ["children", "add", "--username", "leo", "--age", "7", "--gender", "male"], store: store)
+            #expect(add.status == 0 && add.stdout.hasPrefix("added child leo (age 7, male, id "), "\(add)")
+            let bad = try await Self.cleveroo(server.url, ["children", "add", "--username", "old", "--age", "30", "--gender", "male"], store: store)
+            expectClientError(bad, containing: "error: age must be 1 to 17")
+            let list = try await Self.cleveroo(server.url, ["children", "list"], store: store)
+            #expect(list.status == 0 && list.stdout.hasPrefix("leo\tage 7\tmale\tid "), "\(list)")
+            let json = try await Self.cleveroo(server.url, ["children", "list", "--json"], store: store)
+            let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+            #expect(array?.count == 1 && array?.first?["username"] as? String == "leo", "\(json)")
+            let whoami = try await Self.cleveroo(server.url, ["whoami"], store: store)
+            #expect(whoami.status == 0 && whoami.stdout.hasPrefix("parent \(email) (id ") && whoami.stdout.contains("stored in file"), "\(whoami)")
 
-        // The store file holds the session encrypted: no token or password in clear.
-        let raw = try Data(contentsOf: URL(fileURLWithPath: store.directory.file("credentials.tkstore")))
-        #expect(!String(decoding: raw, as: UTF8.self).contains("eyJ"))
+            // The store file holds the session encrypted: no token or password in clear.
+            let raw = try Data(contentsOf: URL(fileURLWithPath: store.directory.file("credentials.tkstore")))
+            #expect(!String(decoding: raw, as: UTF8.self).contains("eyJ"))
 
-        let out = try await Self.cleveroo(server.url, ["logout"], store: store)
-        #expect(out.status == 0 && out.stdout == "signed out\n", "\(out)")
-        let after = try await Self.cleveroo(server.url, ["children", "list"], store: store)
-        expectClientError(after, containing: "error: signed out: your session has ended; sign in again with `cleveroo login parent --email EMAIL`")
+            let out = try await Self.cleveroo(server.url, ["logout"], store: store)
+            #expect(out.status == 0 && out.stdout == "signed out\n", "\(out)")
+            let after = try await Self.cleveroo(server.url, ["children", "list"], store: store)
+            expectClientError(after, containing: "error: signed out: your session has ended; sign in again with `cleveroo login parent --email EMAIL`")
+        }
     }
 
     @Test("a passphrase file other users may read (0644) is refused before the store is opened, naming the file and its mode")
@@ -70,23 +70,23 @@ struct CleverooClientTests {
 
     @Test("a child signs in with the parent's password; the child's session is refused on parent routes with the server's message")
     func childRoleSeparation() async throws {
-        let server = try await ServerProcess.start("cleveroo-server")
-        defer { Task { await server.stop() } }
-        let parentStore = try ClientStore(), childStore = try ClientStore()
-        defer { parentStore.directory.remove(); childStore.directory.remove() }
-        _ = try await Self.cleveroo(server.url, ["register", "--email", "zoe@example.com", "--phone", "1"], store: parentStore, stdin: "\(Self.password)\n\(Self.password)\n")
-        _ = try await Self.cleveroo(server.url, ["login", "parent", "--email", "zoe@example.com"], store: parentStore, stdin: "\(Self.password)\n")
-        let add = try await Self.cleveroo(server.url, ["children", "add", "--username", "ida", "--age", "11", "--gender", "female"], store: parentStore)
-        #expect(add.status == 0, "\(add)")
+        try await ServerProcess.with("cleveroo-server") { server in
+            let parentStore = try ClientStore(), childStore = try ClientStore()
+            defer { parentStore.directory.remove(); childStore.directory.remove() }
+            _ = try await Self.cleveroo(server.url, ["register", "--email", "zoe@example.com", "--phone", "1"], store: parentStore, stdin: "\(Self.password)\n\(Self.password)\n")
+            _ = try await Self.cleveroo(server.url, ["login", "parent", "--email", "zoe@example.com"], store: parentStore, stdin: "\(Self.password)\n")
+            let add = try await Self.cleveroo(server.url, ["children", "add", "--username", "ida", "--age", "11", "--gender", "female"], store: parentStore)
+            #expect(add.status == 0, "\(add)")
 
-        let unknown = try await Self.cleveroo(server.url, ["login", "child", "--username", "nobody"], store: childStore, stdin: "\(Self.password)\n")
-        expectClientError(unknown, containing: "error: no child with this username")
-        let login = try await Self.cleveroo(server.url, ["login", "child", "--username", "ida"], store: childStore, stdin: "\(Self.password)\n")
-        #expect(login.status == 0 && login.stdout == "signed in as child ida\n", "\(login)")
-        let whoami = try await Self.cleveroo(server.url, ["whoami"], store: childStore)
-        #expect(whoami.stdout.hasPrefix("child ida (id "), "\(whoami)")
-        let forbidden = try await Self.cleveroo(server.url, ["children", "list"], store: childStore)
-        expectClientError(forbidden, containing: "error: this route needs a parent account")
+            let unknown = try await Self.cleveroo(server.url, ["login", "child", "--username", "nobody"], store: childStore, stdin: "\(Self.password)\n")
+            expectClientError(unknown, containing: "error: no child with this username")
+            let login = try await Self.cleveroo(server.url, ["login", "child", "--username", "ida"], store: childStore, stdin: "\(Self.password)\n")
+            #expect(login.status == 0 && login.stdout == "signed in as child ida\n", "\(login)")
+            let whoami = try await Self.cleveroo(server.url, ["whoami"], store: childStore)
+            #expect(whoami.stdout.hasPrefix("child ida (id "), "\(whoami)")
+            let forbidden = try await Self.cleveroo(server.url, ["children", "list"], store: childStore)
+            expectClientError(forbidden, containing: "error: this route needs a parent account")
+        }
     }
 
     @Test("the session survives a client restart and a server restart with --database (the old access token is refused, refreshed once, retried)")
@@ -96,42 +96,44 @@ struct CleverooClientTests {
         let database = data.file("cleveroo.sqlite")
         let store = try ClientStore()
         defer { store.directory.remove() }
-        let first = try await ServerProcess.start("cleveroo-server", ["--database", database])
-        _ = try await Self.cleveroo(first.url, ["register", "--email", "max@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
-        let login = try await Self.cleveroo(first.url, ["login", "parent", "--email", "max@example.com"], store: store, stdin: "\(Self.password)\n")
-        #expect(login.status == 0, "\(login)")
-        _ = try await Self.cleveroo(first.url, ["children", "add", "--username", "tom", "--age", "5", "--gender", "male"], store: store)
-        #expect(await first.stop() == 0)
+        try await ServerProcess.with("cleveroo-server", ["--database", database]) { first in
+            _ = try await Self.cleveroo(first.url, ["register", "--email", "max@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
+            let login = try await Self.cleveroo(first.url, ["login", "parent", "--email", "max@example.com"], store: store, stdin: "\(Self.password)\n")
+            #expect(login.status == 0, "\(login)")
+            _ = try await Self.cleveroo(first.url, ["children", "add", "--username", "tom", "--age", "5", "--gender", "male"], store: store)
+            #expect(await first.stop() == 0)
+        }
 
         // A new server process (new port, new signing key), the same database.
-        let second = try await ServerProcess.start("cleveroo-server", ["--database", database])
-        defer { Task { await second.stop() } }
-        let list = try await Self.cleveroo(second.url, ["children", "list"], store: store)
-        #expect(list.status == 0 && list.stdout.hasPrefix("tom\tage 5\tmale"), "\(list)")
-        // And again from yet another client process, with the refreshed session.
-        let again = try await Self.cleveroo(second.url, ["children", "list"], store: store)
-        #expect(again.status == 0 && again.stdout.hasPrefix("tom\t"), "\(again)")
+        try await ServerProcess.with("cleveroo-server", ["--database", database]) { second in
+            let list = try await Self.cleveroo(second.url, ["children", "list"], store: store)
+            #expect(list.status == 0 && list.stdout.hasPrefix("tom\tage 5\tmale"), "\(list)")
+            // And again from yet another client process, with the refreshed session.
+            let again = try await Self.cleveroo(second.url, ["children", "list"], store: store)
+            #expect(again.status == 0 && again.stdout.hasPrefix("tom\t"), "\(again)")
+        }
     }
 
     @Test("an expired access token is refreshed before the request; a rejected refresh token says signed out and clears the session")
     func expiryAndSignedOut() async throws {
         let store = try ClientStore()
         defer { store.directory.remove() }
-        let server = try await ServerProcess.start("cleveroo-server", ["--token-lifetime", "3"])
-        _ = try await Self.cleveroo(server.url, ["register", "--email", "eve@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
-        _ = try await Self.cleveroo(server.url, ["login", "parent", "--email", "eve@example.com"], store: store, stdin: "\(Self.password)\n")
-        try await Task.sleep(for: .seconds(4))
-        let list = try await Self.cleveroo(server.url, ["children", "list"], store: store)
-        #expect(list.status == 0 && list.stdout == "no children yet\n", "\(list)")
-        #expect(await server.stop() == 0)
+        try await ServerProcess.with("cleveroo-server", ["--token-lifetime", "3"]) { server in
+            _ = try await Self.cleveroo(server.url, ["register", "--email", "eve@example.com", "--phone", "1"], store: store, stdin: "\(Self.password)\n\(Self.password)\n")
+            _ = try await Self.cleveroo(server.url, ["login", "parent", "--email", "eve@example.com"], store: store, stdin: "\(Self.password)\n")
+            try await Task.sleep(for: .seconds(4))
+            let list = try await Self.cleveroo(server.url, ["children", "list"], store: store)
+            #expect(list.status == 0 && list.stdout == "no children yet\n", "\(list)")
+            #expect(await server.stop() == 0)
+        }
 
         // A server without --database forgot every refresh token: the session has ended.
-        let fresh = try await ServerProcess.start("cleveroo-server")
-        defer { Task { await fresh.stop() } }
-        let refused = try await Self.cleveroo(fresh.url, ["children", "list"], store: store)
-        expectClientError(refused, containing: "error: signed out: your session has ended")
-        let whoami = try await Self.cleveroo(fresh.url, ["whoami"], store: store)
-        expectClientError(whoami, containing: "error: signed out")
+        try await ServerProcess.with("cleveroo-server") { fresh in
+            let refused = try await Self.cleveroo(fresh.url, ["children", "list"], store: store)
+            expectClientError(refused, containing: "error: signed out: your session has ended")
+            let whoami = try await Self.cleveroo(fresh.url, ["whoami"], store: store)
+            expectClientError(whoami, containing: "error: signed out")
+        }
     }
 
     @Test("no password on stdin is refused without contacting the server; --server must be a URL")

@@ -11,64 +11,64 @@ struct DashboardTests {
     @Test("with an expired access token, four concurrent loads make exactly one refresh (counted by the server and the client)")
     func oneRefreshForFour() async throws {
         // Tokens live 20 s; the client refreshes 2 s before expiry.
-        let server = try await ServerProcess.start("dashboard-server", ["--token-lifetime", "20"])
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        let login = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
-        let loggedIn = ContinuousClock.now
-        #expect(login.status == 0 && login.stdout == "signed in as Dana Demo\n", "\(login)")
+        try await ServerProcess.with("dashboard-server", ["--token-lifetime", "20"]) { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            let login = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
+            let loggedIn = ContinuousClock.now
+            #expect(login.status == 0 && login.stdout == "signed in as Dana Demo\n", "\(login)")
 
-        let fresh = try await Self.jwtClient(server, ["dashboard"], store: store)
-        #expect(fresh.status == 0, "\(fresh)")
-        #expect(fresh.stdout.contains("profile: Dana Demo\n") && fresh.stdout.contains("restaurants: 3 (") && fresh.stdout.contains("festivals: 2 (") && fresh.stdout.contains("users: 4 ("), "\(fresh)")
-        #expect(fresh.stdout.hasSuffix("refreshes: 0\n"), "\(fresh)")
+            let fresh = try await Self.jwtClient(server, ["dashboard"], store: store)
+            #expect(fresh.status == 0, "\(fresh)")
+            #expect(fresh.stdout.contains("profile: Dana Demo\n") && fresh.stdout.contains("restaurants: 3 (") && fresh.stdout.contains("festivals: 2 (") && fresh.stdout.contains("users: 4 ("), "\(fresh)")
+            #expect(fresh.stdout.hasSuffix("refreshes: 0\n"), "\(fresh)")
 
-        try await Task.sleep(until: loggedIn + .seconds(21))
-        let expired = try await Self.jwtClient(server, ["dashboard"], store: store)
-        #expect(expired.status == 0 && expired.stdout.hasSuffix("refreshes: 1\n"), "\(expired)")
-        let stats = try await HTTP.send("GET", server.url.at("/stats"))
-        #expect((stats.object["refresh"] as? NSNumber)?.intValue == 1, "\(stats.text)")
-        #expect((stats.object["profile"] as? NSNumber)?.intValue == 2)
-        #expect((stats.object["users"] as? NSNumber)?.intValue == 2)
+            try await Task.sleep(until: loggedIn + .seconds(21))
+            let expired = try await Self.jwtClient(server, ["dashboard"], store: store)
+            #expect(expired.status == 0 && expired.stdout.hasSuffix("refreshes: 1\n"), "\(expired)")
+            let stats = try await HTTP.send("GET", server.url.at("/stats"))
+            #expect((stats.object["refresh"] as? NSNumber)?.intValue == 1, "\(stats.text)")
+            #expect((stats.object["profile"] as? NSNumber)?.intValue == 2)
+            #expect((stats.object["users"] as? NSNumber)?.intValue == 2)
+        }
     }
 
     @Test("GETs answered 503 are retried with backoff; a wrong password shows the server's message")
     func retriesAndErrors() async throws {
-        let server = try await ServerProcess.start("dashboard-server", ["--flaky", "2"])
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        let wrong = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "nope\n")
-        expectClientError(wrong, containing: "error: invalid username or password")
-        _ = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
-        let loaded = try await Self.jwtClient(server, ["dashboard"], store: store)
-        #expect(loaded.status == 0 && loaded.stdout.contains("restaurants: 3 ("), "\(loaded)")
-        let stats = try await HTTP.send("GET", server.url.at("/stats"))
-        #expect((stats.object["restaurants"] as? NSNumber)?.intValue == 3, "\(stats.text)")
+        try await ServerProcess.with("dashboard-server", ["--flaky", "2"]) { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            let wrong = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "nope\n")
+            expectClientError(wrong, containing: "error: invalid username or password")
+            _ = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
+            let loaded = try await Self.jwtClient(server, ["dashboard"], store: store)
+            #expect(loaded.status == 0 && loaded.stdout.contains("restaurants: 3 ("), "\(loaded)")
+            let stats = try await HTTP.send("GET", server.url.at("/stats"))
+            #expect((stats.object["restaurants"] as? NSNumber)?.intValue == 3, "\(stats.text)")
+        }
     }
 
     @Test("a request slower than --timeout fails and is retried (GET): the dashboard still loads")
     func timeoutAndRetry() async throws {
-        let server = try await ServerProcess.start("dashboard-server", ["--slow", "1"])
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        _ = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
-        let loaded = try await Self.jwtClient(server, ["dashboard", "--timeout", "1"], store: store)
-        #expect(loaded.status == 0 && loaded.stdout.contains("festivals: 2 ("), "\(loaded)")
-        let stats = try await HTTP.send("GET", server.url.at("/stats"))
-        #expect((stats.object["festivals"] as? NSNumber)?.intValue == 2, "\(stats.text)")
+        try await ServerProcess.with("dashboard-server", ["--slow", "1"]) { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            _ = try await Self.jwtClient(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
+            let loaded = try await Self.jwtClient(server, ["dashboard", "--timeout", "1"], store: store)
+            #expect(loaded.status == 0 && loaded.stdout.contains("festivals: 2 ("), "\(loaded)")
+            let stats = try await HTTP.send("GET", server.url.at("/stats"))
+            #expect((stats.object["festivals"] as? NSNumber)?.intValue == 2, "\(stats.text)")
+        }
     }
 
     @Test("without a session the dashboard says signed out")
     func signedOut() async throws {
-        let server = try await ServerProcess.start("dashboard-server")
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        let result = try await Self.jwtClient(server, ["dashboard"], store: store)
-        expectClientError(result, containing: "error: signed out: your session has ended; sign in again with `jwt-client login --username NAME`")
+        try await ServerProcess.with("dashboard-server") { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            let result = try await Self.jwtClient(server, ["dashboard"], store: store)
+            expectClientError(result, containing: "error: signed out: your session has ended; sign in again with `jwt-client login --username NAME`")
+        }
     }
 }
 
@@ -81,35 +81,35 @@ struct PokeMeTests {
 
     @Test("register, log in, then each start restores the session and calls getMe; matches and disconnect; logout clears it")
     func sessionRestore() async throws {
-        let server = try await ServerProcess.start("pokeme-server")
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        let registered = try await Self.pokeme(server, ["register", "--email", "ash@example.com", "--name", "Ash"], store: store, stdin: "pikachu-2026\n")
-        #expect(registered.status == 0 && registered.stdout == "registered ash@example.com\n", "\(registered)")
-        let taken = try await Self.pokeme(server, ["register", "--email", "ASH@example.com", "--name", "Ash"], store: store, stdin: "x\n")
-        expectClientError(taken, containing: "error: an account with this email already exists")
-        let login = try await Self.pokeme(server, ["login", "--email", "ash@example.com"], store: store, stdin: "pikachu-2026\n")
-        #expect(login.status == 0 && login.stdout == "signed in as Ash\n", "\(login)")
+        try await ServerProcess.with("pokeme-server") { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            let registered = try await Self.pokeme(server, ["register", "--email", "ash@example.com", "--name", "Ash"], store: store, stdin: "pikachu-2026\n")
+            #expect(registered.status == 0 && registered.stdout == "registered ash@example.com\n", "\(registered)")
+            let taken = try await Self.pokeme(server, ["register", "--email", "ASH@example.com", "--name", "Ash"], store: store, stdin: "x\n")
+            expectClientError(taken, containing: "error: an account with this email already exists")
+            let login = try await Self.pokeme(server, ["login", "--email", "ash@example.com"], store: store, stdin: "pikachu-2026\n")
+            #expect(login.status == 0 && login.stdout == "signed in as Ash\n", "\(login)")
 
-        // Start-up: no password on stdin, no login; the stored session is used.
-        for _ in 0..<2 {
-            let start = try await Self.pokeme(server, [], store: store)
-            #expect(start.status == 0 && start.stdout == "welcome back, Ash (ash@example.com)\n", "\(start)")
+            // Start-up: no password on stdin, no login; the stored session is used.
+            for _ in 0..<2 {
+                let start = try await Self.pokeme(server, [], store: store)
+                #expect(start.status == 0 && start.stdout == "welcome back, Ash (ash@example.com)\n", "\(start)")
+            }
+            let matches = try await Self.pokeme(server, ["matches"], store: store)
+            #expect(matches.status == 0 && matches.stdout.split(separator: "\n").count == 3 && matches.stdout.contains("m2\tBrook\tconnected"), "\(matches)")
+            let disconnect = try await Self.pokeme(server, ["disconnect", "m2"], store: store)
+            #expect(disconnect.status == 0 && disconnect.stdout == "disconnected from Brook\n", "\(disconnect)")
+            let after = try await Self.pokeme(server, ["matches"], store: store)
+            #expect(after.stdout.contains("m2\tBrook\tdisconnected"), "\(after)")
+            let unknown = try await Self.pokeme(server, ["disconnect", "m9"], store: store)
+            expectClientError(unknown, containing: "error: no match with this id today")
+
+            let out = try await Self.pokeme(server, ["logout"], store: store)
+            #expect(out.status == 0 && out.stdout == "signed out\n", "\(out)")
+            let start = try await Self.pokeme(server, ["start"], store: store)
+            expectClientError(start, containing: "error: signed out: your session has ended; sign in again with `pokeme login --email EMAIL`")
         }
-        let matches = try await Self.pokeme(server, ["matches"], store: store)
-        #expect(matches.status == 0 && matches.stdout.split(separator: "\n").count == 3 && matches.stdout.contains("m2\tBrook\tconnected"), "\(matches)")
-        let disconnect = try await Self.pokeme(server, ["disconnect", "m2"], store: store)
-        #expect(disconnect.status == 0 && disconnect.stdout == "disconnected from Brook\n", "\(disconnect)")
-        let after = try await Self.pokeme(server, ["matches"], store: store)
-        #expect(after.stdout.contains("m2\tBrook\tdisconnected"), "\(after)")
-        let unknown = try await Self.pokeme(server, ["disconnect", "m9"], store: store)
-        expectClientError(unknown, containing: "error: no match with this id today")
-
-        let out = try await Self.pokeme(server, ["logout"], store: store)
-        #expect(out.status == 0 && out.stdout == "signed out\n", "\(out)")
-        let start = try await Self.pokeme(server, ["start"], store: store)
-        expectClientError(start, containing: "error: signed out: your session has ended; sign in again with `pokeme login --email EMAIL`")
     }
 }
 
@@ -122,27 +122,27 @@ struct DAMTests {
 
     @Test("the bearer token reaches /api/mental-math and /api/ai-games; without it both groups are 401")
     func bothGroups() async throws {
-        let server = try await ServerProcess.start("dam-server")
-        defer { Task { await server.stop() } }
-        let store = try ClientStore()
-        defer { store.directory.remove() }
-        for path in ["/api/mental-math/problems", "/api/ai-games/games"] {
-            let bare = try await HTTP.send("GET", server.url.at(path))
-            #expect(bare.status == 401 && bare.message == "missing bearer token", "\(path): \(bare.text)")
+        try await ServerProcess.with("dam-server") { server in
+            let store = try ClientStore()
+            defer { store.directory.remove() }
+            for path in ["/api/mental-math/problems", "/api/ai-games/games"] {
+                let bare = try await HTTP.send("GET", server.url.at(path))
+                #expect(bare.status == 401 && bare.message == "missing bearer token", "\(path): \(bare.text)")
+            }
+            let login = try await Self.dam(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
+            #expect(login.status == 0, "\(login)")
+            let problems = try await Self.dam(server, ["mental-math", "problems"], store: store)
+            #expect(problems.status == 0 && problems.stdout.hasPrefix("7 + 8 = 15\n"), "\(problems)")
+            let submit = try await Self.dam(server, ["mental-math", "submit", "--score", "90"], store: store)
+            #expect(submit.status == 0 && submit.stdout == "score 90 saved\n", "\(submit)")
+            let badScore = try await Self.dam(server, ["mental-math", "submit", "--score", "101"], store: store)
+            expectClientError(badScore, containing: "error: score must be 0 to 100")
+            let games = try await Self.dam(server, ["ai-games", "list"], store: store)
+            #expect(games.status == 0 && games.stdout == "riddles\tRiddle Robot\nstory\tStory Builder\n", "\(games)")
+            let started = try await Self.dam(server, ["ai-games", "start", "--game", "story"], store: store)
+            #expect(started.status == 0 && started.stdout.hasPrefix("started story (session "), "\(started)")
+            let stats = try await HTTP.send("GET", server.url.at("/stats"))
+            #expect((stats.object["mental-math"] as? NSNumber)?.intValue == 2 && (stats.object["ai-games"] as? NSNumber)?.intValue == 2, "\(stats.text)")
         }
-        let login = try await Self.dam(server, ["login", "--username", "demo"], store: store, stdin: "demo-password\n")
-        #expect(login.status == 0, "\(login)")
-        let problems = try await Self.dam(server, ["mental-math", "problems"], store: store)
-        #expect(problems.status == 0 && problems.stdout.hasPrefix("7 + 8 = 15\n"), "\(problems)")
-        let submit = try await Self.dam(server, ["mental-math", "submit", "--score", "90"], store: store)
-        #expect(submit.status == 0 && submit.stdout == "score 90 saved\n", "\(submit)")
-        let badScore = try await Self.dam(server, ["mental-math", "submit", "--score", "101"], store: store)
-        expectClientError(badScore, containing: "error: score must be 0 to 100")
-        let games = try await Self.dam(server, ["ai-games", "list"], store: store)
-        #expect(games.status == 0 && games.stdout == "riddles\tRiddle Robot\nstory\tStory Builder\n", "\(games)")
-        let started = try await Self.dam(server, ["ai-games", "start", "--game", "story"], store: store)
-        #expect(started.status == 0 && started.stdout.hasPrefix("started story (session "), "\(started)")
-        let stats = try await HTTP.send("GET", server.url.at("/stats"))
-        #expect((stats.object["mental-math"] as? NSNumber)?.intValue == 2 && (stats.object["ai-games"] as? NSNumber)?.intValue == 2, "\(stats.text)")
     }
 }

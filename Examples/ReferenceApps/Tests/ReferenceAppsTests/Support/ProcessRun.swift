@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// What a client process printed and how it exited.
 struct RunResult: Sendable, CustomStringConvertible {
@@ -12,60 +13,20 @@ struct RunResult: Sendable, CustomStringConvertible {
 
 /// Runs a built client binary as a user would: arguments, stdin, environment.
 enum ClientProcess {
-    /// Runs `binary ARGS` with `stdin` and exactly `environment` (plus PATH); fails the
-    /// run after `timeout` seconds (the process is killed).
+    /// Runs `binary ARGS` with `stdin` and exactly `environment` (plus PATH and HOME), through
+    /// the test support's ``ChildProcess``; its process group is killed after `timeout`
+    /// seconds and the test fails with ``ChildProcess/TimedOut``.
     static func run(
         _ binary: String, _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
         timeout: Double = 60
     ) async throws -> RunResult {
-        let path = try Binaries.path(binary)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(path, arguments, stdin: stdin, environment: environment, timeout: timeout) })
-            }
-        }
-    }
-
-    private static func runBlocking(_ path: String, _ arguments: [String], stdin: String, environment: [String: String], timeout: Double) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         var env = environment
         env["PATH"] = env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         env["HOME"] = env["HOME"] ?? NSTemporaryDirectory()
-        process.environment = env
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        signal(SIGPIPE, SIG_IGN)
-        try process.run()
-        let writer = input.fileHandleForWriting
-        let payload = Array(stdin.utf8)
-        DispatchQueue.global().async { PipeIO.writeAllAndClose(writer, payload) }
-        let box = DataBox()
-        let readers = DispatchGroup()
-        let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async(group: readers) { box.set(PipeIO.readAll(errorHandle)) }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        let out = PipeIO.readAll(output.fileHandleForReading)
-        readers.wait()
-        process.waitUntilExit()
-        killer.cancel()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                         stderr: String(decoding: box.get(), as: UTF8.self))
+        let outcome = try await ChildProcess(try BuiltBinary.path(named: binary), arguments, environment: env, stdin: .bytes(Array(stdin.utf8)))
+            .run(timeout: .seconds(timeout))
+        return RunResult(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
-}
-
-/// A lock-protected slot for a reader thread's result.
-final class DataBox: @unchecked Sendable {
-    // @unchecked Sendable: every access goes through `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data ?? Data() } }
 }
 
 /// Checks the client error contract: exit 1, nothing on stdout, one `error:` line containing `fragment`.

@@ -1,119 +1,74 @@
 import Foundation
+import TokenKitTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A reference server running as its own process on 127.0.0.1, started with `--port 0`.
+/// A reference server running as its own process on 127.0.0.1, started with `--port 0`
+/// through the test support's ``ChildProcess`` (posix_spawn, its own process group, output
+/// read on threads of its own, exit awaited with waitpid — never Foundation's `Process`).
 ///
-/// ``start(_:_:)`` waits (at most 60 s) for the first stdout line, checks that it is exactly
-/// `listening on http://127.0.0.1:PORT`, and returns; ``stop()`` sends SIGTERM and waits
-/// (at most 20 s, then SIGKILL) for the exit status.
-final class ServerProcess: @unchecked Sendable {
-    // @unchecked Sendable: `process` is only started and signalled; `lines` is lock-protected.
-    let process: Process
+/// ``with(_:_:_:)`` waits (at most 60 s) for the first stdout line, checks that it is exactly
+/// `listening on http://127.0.0.1:PORT`, runs the body, and then always stops the server and
+/// awaits its exit (SIGTERM; the whole group is killed after 20 s), whether the body returned
+/// or threw: no test leaves a server behind or stops one fire-and-forget.
+final class ServerProcess: Sendable {
+    let running: ChildProcess.Running
     let url: URL
     let port: Int
     let firstLine: String
-    private let stderrBox: DataBox
-
-    private init(process: Process, firstLine: String, port: Int, stderrBox: DataBox) {
-        self.process = process
-        self.firstLine = firstLine
-        self.port = port
-        self.url = URL(string: "http://127.0.0.1:\(port)")!
-        self.stderrBox = stderrBox
-    }
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Starts `binary --port 0 ARGS`.
-    static func start(_ binary: String, _ arguments: [String] = []) async throws -> ServerProcess {
-        let path = try Binaries.path(binary)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try startBlocking(path, ["--port", "0"] + arguments) })
-            }
-        }
+    private init(running: ChildProcess.Running, firstLine: String, port: Int, url: URL) {
+        self.running = running
+        self.firstLine = firstLine
+        self.port = port
+        self.url = url
     }
 
-    private static func startBlocking(_ path: String, _ arguments: [String]) throws -> ServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stderrBox = DataBox()
-        let errorHandle = errors.fileHandleForReading
-        DispatchQueue.global().async { stderrBox.set(PipeIO.readAll(errorHandle)) }
-        // Read the first line on a thread of its own, with a deadline.
-        let lineBox = DataBox()
-        let gotLine = DispatchSemaphore(value: 0)
-        let outHandle = output.fileHandleForReading
-        Thread.detachNewThread {
-            var line = Data()
-            var byte: UInt8 = 0
-            let fd = outHandle.fileDescriptor
-            while true {
-                let n = read(fd, &byte, 1)
-                if n == 1 {
-                    if byte == UInt8(ascii: "\n") { break }
-                    line.append(byte)
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            lineBox.set(line)
-            gotLine.signal()
-            _ = PipeIO.readAll(outHandle)  // keep draining
+    /// Runs `body` with `binary --port 0 ARGS` listening, then stops it (see the type).
+    static func with<T: Sendable>(
+        _ binary: String, _ arguments: [String] = [], _ body: (ServerProcess) async throws -> T
+    ) async throws -> T {
+        let server = try await start(binary, arguments)
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            await server.stop()
+            throw error
         }
-        if gotLine.wait(timeout: .now() + 60) == .timedOut {
-            process.terminate()
-            throw StartFailure(description: "\(path) printed no line within 60 s")
-        }
-        let line = String(decoding: lineBox.get(), as: UTF8.self)
+        await server.stop()
+        return result
+    }
+
+    private static func start(_ binary: String, _ arguments: [String]) async throws -> ServerProcess {
+        let running = try ChildProcess(
+            try BuiltBinary.path(named: binary), ["--port", "0"] + arguments, environment: ["PATH": "/usr/bin:/bin"]
+        ).start()
+        let printed = try await running.waitForStdout(timeout: .seconds(60)) { $0.contains("\n") }
+        let line = printed.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let prefix = "listening on http://127.0.0.1:"
-        guard line.hasPrefix(prefix), let port = Int(line.dropFirst(prefix.count)), port > 0 else {
-            process.terminate()
-            process.waitUntilExit()
-            throw StartFailure(description: "unexpected first line \(line.debugDescription); stderr: \(String(decoding: stderrBox.get(), as: UTF8.self))")
+        guard printed.contains("\n"), line.hasPrefix(prefix), let port = Int(line.dropFirst(prefix.count)), port > 0,
+              let url = URL(string: "http://127.0.0.1:\(port)")
+        else {
+            running.signal(SIGKILL)
+            let outcome = try? await running.wait(timeout: .seconds(20))
+            throw StartFailure(description: "\(binary): unexpected first line \(line.debugDescription); stderr: \(outcome?.stderrText ?? "")")
         }
-        return ServerProcess(process: process, firstLine: line, port: port, stderrBox: stderrBox)
+        return ServerProcess(running: running, firstLine: line, port: port, url: url)
     }
 
-    /// Sends `signal` (SIGTERM by default) and returns the exit status (SIGKILL after 20 s: then -1).
+    /// Sends `signal` (SIGTERM by default) and returns the exit status once the server has
+    /// exited: -1 when a signal ended it, or when it outlived 20 s (its group is then killed).
+    /// Stopping a server that already stopped returns the same status again.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) async -> Int32 {
-        let process = self.process
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                guard process.isRunning else {
-                    continuation.resume(returning: process.terminationStatus)
-                    return
-                }
-                kill(process.processIdentifier, signal)
-                let deadline = Date().addingTimeInterval(20)
-                while process.isRunning && Date() < deadline { usleep(20_000) }
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    process.waitUntilExit()
-                    continuation.resume(returning: -1)
-                    return
-                }
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationReason == .exit ? process.terminationStatus : -1)
-            }
-        }
-    }
-
-    /// What the server wrote to stderr so far.
-    var stderr: String { String(decoding: stderrBox.get(), as: UTF8.self) }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        running.signal(signal)
+        guard let outcome = try? await running.wait(timeout: .seconds(20)), outcome.signal == nil else { return -1 }
+        return outcome.status
     }
 }
