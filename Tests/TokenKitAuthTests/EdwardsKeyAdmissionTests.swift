@@ -55,7 +55,7 @@ struct EdwardsKeyAdmissionTests {
         #"{"keys":[\#(jwk(point)),\#(try good.publicKey().jwk())]}"#
     }
 
-    static func seed(_ point: EdwardsTestPoint) -> [UInt8] { (0..<(point.ed448 ? 57 : 32)).map { UInt8($0 &* 37 &+ 11) } }
+    static func seed(_ point: EdwardsTestPoint) -> [UInt8] { (0..<(point.ed448 ? 57 : 32)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } }
 
     /// What `entry` yields for `point`: the verification keys, or the error that refused it.
     /// Set entries carry a good key too; `logs` receives the remote source's log lines.
