@@ -63,14 +63,26 @@ let package = Package(
             name: "TokenKitTime",
             swiftSettings: strictSettings
         ),
+        // The small primitives several rooms share (issue 23): the one exact (byte-for-byte)
+        // comparison and ExactKey, the one constant-time comparison, the ASCII character
+        // classes of the OAuth/JOSE grammars. No dependencies; under every other target.
+        .target(
+            name: "TokenKitPrimitives",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TokenKitPrimitivesTests",
+            dependencies: ["TokenKitPrimitives"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TokenKitCrypto",
-            dependencies: ["COpenSSL"],
+            dependencies: ["COpenSSL", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TokenKit",
-            dependencies: ["TokenKitCrypto", "TokenKitTime"],
+            dependencies: ["TokenKitCrypto", "TokenKitTime", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -90,6 +102,7 @@ let package = Package(
             dependencies: [
                 "TokenKit",
                 "TokenKitTime",
+                "TokenKitPrimitives",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -102,6 +115,7 @@ let package = Package(
                 "TokenKitTime",  // re-exported: its API takes the one TokenClock and Durations
                 "TokenKitCrypto",  // sign-in and DPoP/private_key_jwt: random values and SHA-256 (issue 12)
                 "TokenKitStore",
+                "TokenKitPrimitives",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -121,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "TokenKitAudit",
-            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitStore"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitStore", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -134,6 +148,7 @@ let package = Package(
                 "TokenKitURLSession",
                 "TokenKitAudit",
                 "TokenKitPostgres",
+                "TokenKitPrimitives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -367,6 +382,7 @@ package.targets += [
         name: "TokenKitHummingbird",
         dependencies: [
             "TokenKit",
+            "TokenKitPrimitives",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
         ],
@@ -419,7 +435,7 @@ package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-do
 // its tests, so `scripts/leak-check` builds just those with AddressSanitizer/LeakSanitizer
 // instead of every test target and its dependencies. Unset, nothing changes.
 if ProcessInfo.processInfo.environment["TOKENKIT_PACKAGE_SUBSET"] == "core" {
-    let core: Set<String> = ["COpenSSL", "TokenKitTime", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests", "TokenKitTestSupport"]
+    let core: Set<String> = ["COpenSSL", "TokenKitTime", "TokenKitPrimitives", "TokenKitCrypto", "TokenKitCryptoTests", "TokenKit", "TokenKitTests", "TokenKitTestSupport"]
     package.targets.removeAll { !core.contains($0.name) }
     package.products.removeAll { $0.name != "TokenKit" }
     package.dependencies = []  // the core uses none: nothing to resolve, fetch or compile

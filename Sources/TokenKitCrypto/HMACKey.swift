@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import TokenKitPrimitives
 
 /// An HMAC key bound to one digest, ready to authenticate many messages from many threads.
 ///
@@ -70,7 +71,7 @@ package final class HMACKey: @unchecked Sendable {
             }
             return mac.withBytes { given in
                 guard given.count == digest.size else { return false }
-                return CRYPTO_memcmp(expected.baseAddress, given.baseAddress, given.count) == 0
+                return ConstantTime.equal(UnsafeRawBufferPointer(rebasing: expected[0..<given.count]), given)
             }
         }
     }

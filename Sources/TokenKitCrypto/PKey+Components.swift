@@ -156,7 +156,11 @@ extension PKey {
         return Array(out.prefix(length))
     }
 
-    func rawPublicKey() throws(CryptoError) -> [UInt8] {
+    func rawPublicKey() throws(CryptoError) -> [UInt8] { try Self.rawPublicKey(of: pointer) }
+
+    /// The raw public key of an Ed25519/Ed448 `EVP_PKEY` (for a private key, the public half
+    /// OpenSSL derived from it).
+    static func rawPublicKey(of pointer: OpaquePointer) throws(CryptoError) -> [UInt8] {
         var length = 0
         OpenSSLErrorQueue.clear()
         guard EVP_PKEY_get_raw_public_key(pointer, nil, &length) == 1 else { throw .openSSL("cannot read the raw public key") }

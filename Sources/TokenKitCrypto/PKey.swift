@@ -4,8 +4,9 @@ internal import COpenSSL
 ///
 /// Guarantees: the pointer is freed exactly once, in `deinit`; the key's type is checked at
 /// construction (only RSA of at least 2048 bits without the ROCA fingerprint, RSA-PSS, the
-/// four JWS curves, Ed25519 and Ed448 are accepted); the key is never mutated afterwards. `description` never shows key
-/// material.
+/// four JWS curves, Ed25519 and Ed448 keys that are neither of small order nor
+/// non-canonically encoded are accepted); the key is never mutated afterwards.
+/// `description` never shows key material.
 package final class PKey: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the EVP_PKEY is immutable after init. OpenSSL 3 allows concurrent
     // use of one EVP_PKEY from several threads as long as each uses its own EVP_PKEY_CTX /
@@ -29,11 +30,13 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
 
     /// Takes ownership of `pointer` (freeing it if the key is refused).
     ///
-    /// Every key, whatever its source, passes the same gate: a supported type and curve,
-    /// OpenSSL's public-key check (`EVP_PKEY_public_check`: for EC the point is on the
-    /// curve, for RSA the modulus and exponent are plausible), TokenKit's own RSA rules
+    /// Every key, whatever its source (PEM, DER, certificate, JWK components, generation),
+    /// public or private, passes the same gate on its public half: a supported type and
+    /// curve, OpenSSL's public-key check (`EVP_PKEY_public_check`: for EC the point is on
+    /// the curve, for RSA the modulus and exponent are plausible), TokenKit's own RSA rules
     /// (odd modulus, odd public exponent greater than 1, at least ``minimumRSABits``, no
-    /// ROCA fingerprint). A refused key is freed here, on every path.
+    /// ROCA fingerprint) and Edwards rules (``EdwardsPointCheck``: a canonical encoding of a
+    /// curve point that is not of small order). A refused key is freed here, on every path.
     init(taking pointer: OpaquePointer, isPrivate: Bool) throws(CryptoError) {
         let owned = OwnedPKey(pointer)
         let (type, bits) = try Self.validatePublicHalf(pointer)
@@ -65,6 +68,11 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
             throw CryptoError("unsupported key type (JWS uses RSA, EC, Ed25519 and Ed448 keys)")
         }
         let bits = Int(EVP_PKEY_get_bits(pointer))
+        switch type {
+        case .ed25519: try EdwardsPointCheck.check(try rawPublicKey(of: pointer), curve: .ed25519)
+        case .ed448: try EdwardsPointCheck.check(try rawPublicKey(of: pointer), curve: .ed448)
+        default: break
+        }
         if type == .rsa || type == .rsaPSS {
             guard bits >= Self.minimumRSABits else {
                 throw CryptoError("RSA key of \(bits) bits refused (at least \(Self.minimumRSABits) bits are required)")

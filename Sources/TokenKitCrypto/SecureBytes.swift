@@ -1,4 +1,5 @@
 internal import COpenSSL
+internal import TokenKitPrimitives
 
 /// A heap buffer for secret bytes (HMAC secrets, private key scalars, passphrases, data keys)
 /// that is wiped with `OPENSSL_cleanse` when its last reference goes away.
@@ -38,15 +39,11 @@ package final class SecureBytes: @unchecked Sendable, CustomStringConvertible {
     /// Copies the bytes out (the copy is the caller's to protect).
     package var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
-    /// Constant-time comparison with other bytes; lengths are not secret.
+    /// Constant-time comparison with other bytes (``TokenKitPrimitives/ConstantTime``);
+    /// lengths are not secret.
     package func constantTimeEquals(_ other: some Collection<UInt8>) -> Bool {
         let other = Array(other)
-        guard other.count == count else { return false }
-        return withUnsafeBytes { mine in
-            other.withUnsafeBytes { theirs in
-                CRYPTO_memcmp(mine.baseAddress, theirs.baseAddress, count) == 0
-            }
-        }
+        return withUnsafeBytes { mine in other.withUnsafeBytes { ConstantTime.equal(mine, $0) } }
     }
 
     package var description: String { "SecureBytes(\(count) bytes)" }

@@ -1,5 +1,6 @@
 import Hummingbird
 import TokenKit
+internal import TokenKitPrimitives
 
 /// A refusal of a protected route, answered as RFC 6750 §3 says: `401` with
 /// `WWW-Authenticate: Bearer realm="…"` (plus `error="invalid_token"` and a short
@@ -75,7 +76,7 @@ public struct BearerError: HTTPResponseError, Sendable {
     /// The `WWW-Authenticate` value.
     public var challenge: String {
         var parts = ["realm=\(Self.quoted(realm))"]
-        if error != "missing_token" {
+        if !error.isByteIdentical(to: "missing_token") {
             parts.append("error=\(Self.quoted(error))")
             parts.append("error_description=\(Self.quoted(Self.clean(errorDescription)))")
         }
@@ -108,7 +109,7 @@ public struct BearerError: HTTPResponseError, Sendable {
         var out = ""
         for scalar in text.unicodeScalars.prefix(200) {
             let v = scalar.value
-            out.unicodeScalars.append((0x20...0x7E).contains(v) && v != 0x22 && v != 0x5C ? scalar : "?")
+            out.unicodeScalars.append(CharacterClass.isNQSCHAR(v) ? scalar : "?")
         }
         return out
     }

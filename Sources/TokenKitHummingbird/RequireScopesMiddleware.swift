@@ -4,6 +4,9 @@ import HummingbirdAuth
 /// Lets a request through only when the context holds a ``VerifiedToken`` granting every
 /// required scope (and role, when given).
 ///
+/// Scopes and roles match byte for byte (``VerifiedToken``'s ``TokenKit/IdentifierSet``s):
+/// a canonically equivalent spelling never satisfies a requirement.
+///
 /// No identity: `401` with `WWW-Authenticate: Bearer realm="…"` and error `missing_token`
 /// in the body. Missing scopes or roles: `403` with `error="insufficient_scope"` and
 /// `scope="…"` (the scopes the route needs; for roles, `role:NAME`).
@@ -25,7 +28,7 @@ public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddle
     /// Passes the request on, or throws ``BearerError``.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let identity = context.identity else { throw BearerError.missingToken(realm: realm) }
-        guard identity.hasScopes(scopes), roles.allSatisfy(identity.roles.contains) else {
+        guard identity.hasScopes(scopes), roles.allSatisfy({ identity.roles.contains($0) }) else {
             throw BearerError.insufficientScope(scopes: scopes, roles: roles, realm: realm)
         }
         return try await next(request, context)

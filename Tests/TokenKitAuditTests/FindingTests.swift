@@ -81,6 +81,16 @@ struct FindingTests {
         #expect(allowed.findings.isEmpty)
     }
 
+    @Test("allowed algs are compared byte for byte: ES256 with KELVIN SIGN does not allow ES256K (issue 23)")
+    func algNotAllowedExactly() {
+        let policy = AuditPolicy(now: TestTokens.instant, allowedAlgorithms: ["ES256\u{212A}"])
+        #expect(policy.allowedAlgorithms?.contains("ES256K") == false)
+        let record = audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#, alg: "ES256K"), policy: policy)
+        #expect(names(record.findings) == ["alg-not-allowed"])
+        let exact = AuditPolicy(now: TestTokens.instant, allowedAlgorithms: ["ES256K"])
+        #expect(audit(TestTokens.claims(#""iat":1699999000,"exp":1700003000"#, alg: "ES256K"), policy: exact).findings.isEmpty)
+    }
+
     @Test func badSignatureIsAFindingNotAnError() throws {
         let key = try JWTKey.hmac(secret: Array(repeating: UInt8(7), count: 32))
         let signer = try JWTSigner(key: key)

@@ -249,7 +249,7 @@ struct RemoteJWKSTests {
     @Test("several issuers: each token is checked only with its own issuer's keys")
     func issuerKeySources() async throws {
         let a = try TestSigningKey(kid: "same"), b = try TestSigningKey(kid: "same")
-        let sources = IssuerKeySources([
+        let sources = try IssuerKeySources(exactly: [
             "https://a.example": JWKSet(keys: [try a.key.publicKey()]),
             "https://b.example": JWKSet(keys: [try b.key.publicKey()]),
         ])

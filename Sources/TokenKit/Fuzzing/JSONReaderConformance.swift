@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// The property the JSON reader fuzz target (`fuzz-json-reader`) and its seed-corpus test
 /// check on every input: the `JSONValue` builder (``StrictJSONParser``) and the
 /// allocation-free registered-claims view (``RegisteredClaimsView``), both fed by the one

@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// The signing keys of a service that issues its own tokens, with rotation.
 ///
@@ -46,7 +47,7 @@ public struct SigningKeySet: Sendable {
             throw .invalidKey("the retired key lifetime must not be negative")
         }
         let next = try Self.signer(for: key, algorithm: algorithm)
-        guard next.key.keyID != signer.key.keyID else { throw .invalidKey("the new key has the same kid as the current key") }
+        guard !Self.sameKeyID(next.key.keyID, signer.key.keyID) else { throw .invalidKey("the new key has the same kid as the current key") }
         let now = clock.now
         retired = retired.filter { $0.publishedUntil > now }
         retired.append(RetiredKey(key: try signer.key.publicKey(), publishedUntil: now + retiredKeyLifetime.seconds))
@@ -79,6 +80,9 @@ public struct SigningKeySet: Sendable {
         let now = clock.now
         return [try signer.key.publicKey()] + retired.filter { $0.publishedUntil > now }.map(\.key)
     }
+
+    /// Whether two optional key IDs are both absent or have the same bytes.
+    private static func sameKeyID(_ a: String?, _ b: String?) -> Bool { a.map { ExactKey($0) } == b.map { ExactKey($0) } }
 
     private static func signer(for key: JWTKey, algorithm: JWTAlgorithm?) throws(JWTError) -> JWTSigner {
         guard key.keyType != "oct" else { throw .invalidKey("an HMAC secret cannot be published; use an asymmetric key") }

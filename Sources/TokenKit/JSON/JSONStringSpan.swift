@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// A JSON string as it appears in the input (between its quotes), already validated by
 /// ``JSONLexer``: its escapes are well-formed and its UTF-8 is valid, so decoding it cannot
 /// fail. Valid only while the input it points into is.
@@ -26,7 +28,7 @@ struct JSONStringSpan {
     func equals(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         if !hasEscapes {
             guard raw.count == utf8.count, let mine = raw.baseAddress else { return raw.count == utf8.count }
-            return memcmpEqual(mine, utf8.baseAddress, raw.count)
+            return bytesEqual(mine, utf8.baseAddress, count: raw.count)
         }
         var iterator = makeDecodedIterator()
         for byte in utf8 where iterator.next() != byte { return false }

@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// A JSON value as TokenKit parsed it (RFC 8259), for raw access to headers and claims.
 ///
 /// The six cases are fixed by the JSON grammar, so this enum will never gain cases.
@@ -33,6 +35,33 @@ public enum JSONValue: Sendable, Hashable {
             return 1 + (object.lazy.map { $0.value.nestingDepth(upTo: limit - 1) }.max() ?? 0)
         default:
             return 0
+        }
+    }
+
+    /// Equal when of the same JSON type with equal contents; strings (and member names)
+    /// compare by their UTF-8 bytes, never by Unicode canonical equivalence, so
+    /// `.string("\u{212A}")` (KELVIN SIGN) is not `.string("K")`.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a.isByteIdentical(to: b)
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    /// Hashes what ``==(_:_:)`` compares (strings by their bytes).
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(1); hasher.combine(b)
+        case .number(let n): hasher.combine(2); hasher.combine(n)
+        case .string(let s): hasher.combine(3); hasher.combine(ExactKey(s))
+        case .array(let a): hasher.combine(4); hasher.combine(a)
+        case .object(let o): hasher.combine(5); hasher.combine(o)
         }
     }
 

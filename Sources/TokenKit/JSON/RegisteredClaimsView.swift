@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// The JSON type of a value, or its absence.
 enum JSONKind: UInt8 {
     case absent, string, number, object, array, boolean, null

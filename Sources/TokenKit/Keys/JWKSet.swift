@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// A JSON Web Key Set (RFC 7517 §5): the keys a verifier may use, chosen per token by `kid`.
 ///
@@ -7,14 +8,23 @@ import Foundation
 /// whose `kid` is merely Unicode-equivalent); a token without `kid` is
 /// tried against every key that may verify its `alg`; a `kid` that several keys share is
 /// ambiguous and refused. (Exception: a set made with ``init(keys:)`` from one key without
-/// a `kid` — e.g. `JWTVerifier(key:)` — uses that key for every token.) Keys of unsupported types, and keys marked for encryption only,
-/// are skipped at load time and listed in ``skipped``; a JWKS document mixing symmetric
-/// (oct) and asymmetric keys is refused.
+/// a `kid` — e.g. `JWTVerifier(key:)` — uses that key for every token.)
+///
+/// Loading a document: every entry goes through key admission (``JWTKey/init(jwk:)-(JSONObject)``,
+/// the same checks as a single JWK or PEM key). An entry that is refused — an unsupported
+/// type, a key marked for encryption only, a key refused by admission such as an Ed25519 or
+/// Ed448 key of small order — is dropped and listed with its `kid` and reason in
+/// ``droppedKeys``; the set still loads when another key is usable. A document with no
+/// usable key, or mixing symmetric (oct) and asymmetric keys, is refused.
 public struct JWKSet: Sendable {
     /// The usable keys, in document order.
     public let keys: [JWTKey]
-    /// Keys that were not loaded, with the reason (index in the `keys` array, reason).
-    public let skipped: [(index: Int, reason: String)]
+    /// The document's entries that were not loaded, in document order, each with its index,
+    /// its `kid` (when it has a string one) and the reason. Empty for a set made with
+    /// ``init(keys:)``.
+    public let droppedKeys: [DroppedKey]
+    /// ``droppedKeys`` as (index, reason) pairs (the shape before `droppedKeys` existed).
+    public var skipped: [(index: Int, reason: String)] { droppedKeys.map { ($0.index, $0.reason) } }
     /// Key IDs that name more than one entry (counting entries that were skipped): a token
     /// naming one of them is refused rather than matched to a guess.
     let ambiguousKeyIDs: Set<ExactKey>
@@ -27,7 +37,7 @@ public struct JWKSet: Sendable {
     /// whatever `kid` they carry (you chose the key); otherwise the `kid` rules above apply.
     public init(keys: [JWTKey]) {
         self.keys = keys
-        self.skipped = []
+        self.droppedKeys = []
         self.isSingleUnnamedKey = keys.count == 1 && keys.first?.keyID == nil
         self.ambiguousKeyIDs = Self.duplicates(keys.compactMap(\.keyID))
     }
@@ -35,7 +45,7 @@ public struct JWKSet: Sendable {
     /// Key IDs occurring more than once, compared by their UTF-8 bytes.
     private static func duplicates(_ ids: [String]) -> Set<ExactKey> {
         var seen: Set<ExactKey> = [], repeated: Set<ExactKey> = []
-        for id in ids.map(ExactKey.init) where !seen.insert(id).inserted { repeated.insert(id) }
+        for id in ids.map({ ExactKey($0) }) where !seen.insert(id).inserted { repeated.insert(id) }
         return repeated
     }
 
@@ -47,16 +57,18 @@ public struct JWKSet: Sendable {
             throw .invalidKey("the JWKS is not a valid JSON object: \(error.reason)")
         }
         guard let entries = object["keys"]?.arrayValue else { throw .invalidKey("the JWKS has no \"keys\" array") }
-        var keys: [JWTKey] = [], skipped: [(Int, String)] = []
+        var keys: [JWTKey] = [], dropped: [DroppedKey] = []
         for (index, entry) in entries.enumerated() {
             guard let jwk = entry.objectValue else {
-                skipped.append((index, "not a JSON object"))
+                dropped.append(DroppedKey(index: index, keyID: nil, reason: "not a JSON object"))
                 continue
             }
-            do { keys.append(try JWTKey(jwk: jwk)) } catch { skipped.append((index, error.reason)) }
+            do { keys.append(try JWTKey(jwk: jwk)) } catch {
+                dropped.append(DroppedKey(index: index, keyID: jwk["kid"]?.stringValue, reason: error.reason))
+            }
         }
         guard !keys.isEmpty else {
-            let why = skipped.first.map { ": key \($0.0): \($0.1)" } ?? ""
+            let why = dropped.first.map { ": \($0)" } ?? ""
             throw .invalidKey("the JWKS has no usable key\(why)")
         }
         // A document that mixes shared secrets with public-key material is a configuration
@@ -66,7 +78,7 @@ public struct JWKSet: Sendable {
             throw .invalidKey("the JWKS mixes symmetric (oct) keys with asymmetric keys")
         }
         self.keys = keys
-        self.skipped = skipped
+        self.droppedKeys = dropped
         self.isSingleUnnamedKey = false
         self.ambiguousKeyIDs = Self.duplicates(entries.compactMap { $0.objectValue?["kid"]?.stringValue })
     }

@@ -1,4 +1,5 @@
 internal import TokenKitCrypto
+internal import TokenKitPrimitives
 
 extension JWTKey {
     /// A key from a JWK (RFC 7517/7518, RFC 8037 for OKP) in JSON text.
@@ -23,7 +24,7 @@ extension JWTKey {
         let keyID = try fields.string("kid")
         let material: Material
         let fitting: Set<JWTAlgorithm>
-        switch kty {
+        switch ExactKey(kty) {  // JWK member values are compared byte for byte (RFC 7517 §4)
         case "oct":
             let secret = try fields.bytes("k", required: true) ?? []
             let algorithms = JWTAlgorithm.hmacAlgorithms(secretLength: secret.count)
@@ -56,16 +57,16 @@ extension JWTKey {
             allowed = [algorithm]
         }
         var mayVerify = true, maySign = true
-        if let use = try fields.string("use"), use != "sig" {
+        if let use = try fields.string("use"), !use.isByteIdentical(to: "sig") {
             throw .invalidKey("JWK use \"\(JSONNameShortener.shorten(use))\" is not \"sig\"")
         }
         if let ops = jwk["key_ops"] {
             guard let list = ops.arrayValue?.compactMap(\.stringValue), list.count == ops.arrayValue?.count else {
                 throw .invalidKey("JWK key_ops must be an array of strings")
             }
-            guard Set(list).count == list.count else { throw .invalidKey("JWK key_ops has duplicate values") }
-            mayVerify = list.contains("verify")
-            maySign = list.contains("sign")
+            guard Set(list.map { ExactKey($0) }).count == list.count else { throw .invalidKey("JWK key_ops has duplicate values") }
+            mayVerify = list.containsByteIdentical("verify")
+            maySign = list.containsByteIdentical("sign")
             guard mayVerify || maySign else { throw .invalidKey("JWK key_ops allows neither sign nor verify") }
         }
         self.init(material: material, keyID: keyID, algorithms: allowed, mayVerify: mayVerify, maySign: maySign)
@@ -162,7 +163,7 @@ private struct JWKFields {
     }
 
     func components(kty: String) throws(JWTError) -> KeyComponents {
-        switch kty {
+        switch ExactKey(kty) {
         case "RSA":
             let n = try bytes("n", required: true) ?? [], e = try bytes("e", required: true) ?? []
             guard let d = try bytes("d") else {
@@ -186,18 +187,19 @@ private struct JWKFields {
             return .rsa(n: n, e: e, privateParts: RSAPrivateComponents(d: SecureBytes(d), factors: factors))
         case "EC":
             let crv = try string("crv", required: true) ?? ""
-            guard let curve = ECCurve(rawValue: crv) else {
+            guard let curve = ECCurve.allCases.first(where: { $0.rawValue.isByteIdentical(to: crv) }) else {
                 throw .invalidKey("unsupported EC curve \"\(JSONNameShortener.shorten(crv))\"")
             }
             let x = try bytes("x", required: true) ?? [], y = try bytes("y", required: true) ?? []
             return .ec(curve: curve, x: x, y: y, d: try bytes("d").map { SecureBytes($0) })
         default:  // OKP
             let crv = try string("crv", required: true) ?? ""
-            guard crv == "Ed25519" || crv == "Ed448" else {
+            let ed448 = crv.isByteIdentical(to: "Ed448")
+            guard ed448 || crv.isByteIdentical(to: "Ed25519") else {
                 throw .invalidKey("unsupported OKP curve \"\(JSONNameShortener.shorten(crv))\" (JWS uses Ed25519 and Ed448)")
             }
             let x = try bytes("x", required: true) ?? []
-            return .okp(ed448: crv == "Ed448", x: x, d: try bytes("d").map { SecureBytes($0) })
+            return .okp(ed448: ed448, x: x, d: try bytes("d").map { SecureBytes($0) })
         }
     }
 }

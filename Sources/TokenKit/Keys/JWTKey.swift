@@ -212,10 +212,10 @@ final class HMACSecret: Sendable {
     /// `nil` when this secret may not be used with `algorithm`.
     @inline(__always)
     func isValid(_ mac: some ContiguousBytesLike, for data: some ContiguousBytesLike, algorithm: JWTAlgorithm) -> Bool? {
-        switch algorithm.name {
-        case "HS256": hs256?.isValid(mac, for: data)
-        case "HS384": hs384?.isValid(mac, for: data)
-        case "HS512": hs512?.isValid(mac, for: data)
+        switch algorithm {
+        case .hs256: hs256?.isValid(mac, for: data)
+        case .hs384: hs384?.isValid(mac, for: data)
+        case .hs512: hs512?.isValid(mac, for: data)
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 internal import TokenKitCrypto
+internal import TokenKitPrimitives
 
 /// The claims of a decoded token, materialised from the payload on first access and then
 /// kept (thread-safe and lock-free: the first finished computation is published with an
@@ -100,7 +101,7 @@ final class HeaderCache: @unchecked Sendable {
         for i in 0..<Self.capacity {
             guard let raw = AtomicSlot.load(slots + i) else { break }
             let entry = Unmanaged<Entry>.fromOpaque(raw).takeUnretainedValue()
-            if entry.text.count == text.count, entry.limits == limits, entry.text.withUnsafeBytes({ memcmpEqual($0.baseAddress!, text.baseAddress, text.count) }) {
+            if entry.text.count == text.count, entry.limits == limits, entry.text.withUnsafeBytes({ $0.baseAddress.map { bytesEqual($0, text.baseAddress, count: text.count) } ?? text.isEmpty }) {
                 return entry.header
             }
         }

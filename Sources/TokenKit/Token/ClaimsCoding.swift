@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// Foundation coding for typed claims: dates as NumericDates (seconds since 1970).
 enum ClaimsCoding {
@@ -33,6 +34,9 @@ enum ClaimsCoding {
 
 /// A JWT `aud` claim for Codable payloads: decodes a string or an array of strings;
 /// encodes one audience as a string and several as an array.
+///
+/// Values compare byte for byte: ``contains(_:)`` and `==` never match a canonically
+/// equivalent but different string (`"\u{212A}api"`, with KELVIN SIGN, is not `"Kapi"`).
 public struct Audience: Codable, Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral {
     /// The audiences, in order.
     public var values: [String]
@@ -56,12 +60,23 @@ public struct Audience: Codable, Sendable, Hashable, ExpressibleByStringLiteral,
         if values.count == 1 { try container.encode(values[0]) } else { try container.encode(values) }
     }
 
-    /// Whether `audience` is one of the values.
-    public func contains(_ audience: String) -> Bool { values.contains(audience) }
+    /// Whether one of the values has exactly the UTF-8 bytes of `audience`.
+    public func contains(_ audience: String) -> Bool { values.containsByteIdentical(audience) }
+
+    /// Equal when both have the same values in the same order, compared by their bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.values.count == rhs.values.count && zip(lhs.values, rhs.values).allSatisfy { $0.isByteIdentical(to: $1) }
+    }
+
+    /// Hashes the values' bytes (consistent with ``==(_:_:)``).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values.map { ExactKey($0) })
+    }
 }
 
 /// The registered claims of RFC 7519 §4.1, for embedding in your own Codable payload or
-/// using on their own. Dates encode as NumericDates.
+/// using on their own. Dates encode as NumericDates. `==` compares the string claims
+/// (`iss`, `sub`, `jti`, `aud`) by their bytes, never by Unicode canonical equivalence.
 public struct RegisteredClaims: Codable, Sendable, Hashable {
     /// Issuer.
     public var iss: String?
@@ -88,5 +103,21 @@ public struct RegisteredClaims: Codable, Sendable, Hashable {
         self.nbf = nbf
         self.iat = iat
         self.jti = jti
+    }
+
+    /// Equal when every claim is; strings by their bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        func same(_ a: String?, _ b: String?) -> Bool { a.map { ExactKey($0) } == b.map { ExactKey($0) } }
+        return same(lhs.iss, rhs.iss) && same(lhs.sub, rhs.sub) && same(lhs.jti, rhs.jti) && lhs.aud == rhs.aud
+            && lhs.exp == rhs.exp && lhs.nbf == rhs.nbf && lhs.iat == rhs.iat
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        for claim in [iss, sub, jti] { hasher.combine(claim.map { ExactKey($0) }) }
+        hasher.combine(aud)
+        hasher.combine(exp)
+        hasher.combine(nbf)
+        hasher.combine(iat)
     }
 }

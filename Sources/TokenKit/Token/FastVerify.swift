@@ -3,6 +3,7 @@ internal import TokenKitCrypto
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+internal import TokenKitPrimitives
 #endif
 
 /// What the fast path concluded.

@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// The protected header of a JWS, checked for shape when parsed.
 ///
 /// Guarantees: `alg` is present and a string; `kid`, `typ` and `cty` are strings when
@@ -62,7 +64,7 @@ public struct JWTHeader: Sendable, Hashable {
                 throw .malformed("header \"crit\" must be a non-empty array")
             }
             let names = list.compactMap(\.stringValue)
-            guard names.count == list.count, Set(names.map(ExactKey.init)).count == names.count else {
+            guard names.count == list.count, Set(names.map { ExactKey($0) }).count == names.count else {
                 throw .malformed("header \"crit\" must list distinct strings")
             }
             critical = names
@@ -70,21 +72,14 @@ public struct JWTHeader: Sendable, Hashable {
         fields = Fields(algorithmName: algName, keyID: keyID, type: type, contentType: contentType, critical: critical, raw: object)
     }
 
-    /// Equal when every field is equal (as the fields themselves compare).
+    /// Equal when the headers have the same members (every field is read from them), names
+    /// and string values compared by their bytes (``JSONValue/==(_:_:)``).
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        if lhs.fields === rhs.fields { return true }
-        return lhs.algorithmName == rhs.algorithmName && lhs.algorithm == rhs.algorithm && lhs.keyID == rhs.keyID
-            && lhs.type == rhs.type && lhs.contentType == rhs.contentType && lhs.critical == rhs.critical && lhs.raw == rhs.raw
+        lhs.fields === rhs.fields || lhs.raw == rhs.raw
     }
 
-    /// Hashes the same fields ``==(_:_:)`` compares.
+    /// Hashes the members ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(algorithmName)
-        hasher.combine(algorithm)
-        hasher.combine(keyID)
-        hasher.combine(type)
-        hasher.combine(contentType)
-        hasher.combine(critical)
         hasher.combine(raw)
     }
 }

@@ -1,4 +1,5 @@
 internal import TokenKitCrypto
+internal import TokenKitPrimitives
 
 /// Signs JWTs (and plain JWS payloads) with one key and one algorithm.
 ///
@@ -79,7 +80,7 @@ public struct JWTSigner: Sendable {
     /// Signs arbitrary payload bytes as a compact JWS.
     public func signJWS(payload: some Collection<UInt8>, header: JWTHeaderFields = JWTHeaderFields()) throws(JWTError) -> String {
         if header.custom.count > 0 { try header.checkCustom() }
-        let isDefault = header.type == "JWT" && header.contentType == nil && header.keyID == nil
+        let isDefault = header.type?.isByteIdentical(to: "JWT") == true && header.contentType == nil && header.keyID == nil
             && header.publicJWK == nil && header.custom.count == 0
         var signingInput = isDefault ? defaultHeaderText : Self.headerText(algorithm: algorithm, key: key, fields: header)
         signingInput.reserveCapacity(signingInput.count + 1 + (payload.count * 4 + 2) / 3 + 700)

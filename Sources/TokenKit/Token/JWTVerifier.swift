@@ -1,4 +1,5 @@
 internal import TokenKitCrypto
+internal import TokenKitPrimitives
 
 /// Verifies JWTs (and plain JWS) against a fixed set of keys and options.
 ///
@@ -62,7 +63,7 @@ public struct JWTVerifier: Sendable {
 
     private func checkSignature(_ jws: CompactJWS) throws(JWTError) -> CompactJWS {
         let header = jws.header
-        if header.algorithmName.lowercased() == "none" {
+        if header.algorithmName.asciiLowercased.isByteIdentical(to: "none") {
             throw JWTError(code: .unsecured, reason: "unsecured tokens (alg \"none\") are never accepted")
         }
         guard let algorithm = header.algorithm else {

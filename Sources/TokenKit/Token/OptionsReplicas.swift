@@ -47,7 +47,7 @@ extension ValidationOptions {
     /// An equal copy whose sets and strings are new storage (see ``OptionsReplicas``).
     func replicated() -> ValidationOptions {
         func fresh(_ s: String) -> String { String(decoding: Array(s.utf8), as: UTF8.self) }
-        func fresh(_ set: Set<String>) -> Set<String> { Set(set.map(fresh)) }
+        func fresh(_ set: IdentifierSet) -> IdentifierSet { IdentifierSet(set.map(fresh)) }
         var copy = self
         copy.algorithms = algorithms.map { Set(Array($0)) }
         copy.requiredClaims = fresh(requiredClaims)

@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// What the audit reads from one token, decoded as strictly as ``UnverifiedJWT`` (package
 /// API for TokenKitAudit, which owns the findings; not public because only the audit needs it).
 package struct InspectedToken: Sendable {
@@ -173,7 +175,7 @@ private extension InspectedToken {
                          readFrom lastText: inout [UInt8]) -> [String] {
         let text = view.bytes(of: aud)
         let same = text.count == lastText.count && lastText.withUnsafeBytes { previous in
-            previous.baseAddress.map { memcmpEqual($0, text.baseAddress, text.count) } ?? true
+            previous.baseAddress.map { bytesEqual($0, text.baseAddress, count: text.count) } ?? true
         }
         if same { return last }
         var list: [String] = []

@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// What a ``ClaimRule`` looks at: the token's registered claims (read without building a
 /// JSON tree), its header's `typ` and the instant it is judged at.
 struct ClaimsUnderTest {
@@ -96,7 +98,7 @@ struct MaxAgeRule: ClaimRule {
 
 /// `iss` must be a string byte-identical to an accepted issuer.
 struct IssuerRule: ClaimRule {
-    let accepted: Set<String>
+    let accepted: IdentifierSet
 
     func failure(in subject: ClaimsUnderTest) -> ClaimFailure? {
         let iss = subject.claims[.iss]
@@ -113,7 +115,7 @@ struct IssuerRule: ClaimRule {
 /// `aud` must be a string or a non-empty array of strings (always); with `accepted`, one of
 /// its values must be byte-identical to an accepted audience.
 struct AudienceRule: ClaimRule {
-    let accepted: Set<String>?
+    let accepted: IdentifierSet?
 
     func failure(in subject: ClaimsUnderTest) -> ClaimFailure? {
         let claims = subject.claims

@@ -18,23 +18,25 @@ public struct ValidationOptions: Sendable {
     /// ``leeway`` with its seconds, converted once when it is set: the claim rules count in
     /// seconds (NumericDates), and verification must not convert on every token.
     private(set) var leewaySpan: SecondsSpan
-    /// Claims that must be present (default `["exp"]`).
-    public var requiredClaims: Set<String> {
+    /// Claims that must be present (default `["exp"]`), each found only under its exact
+    /// name (by bytes).
+    public var requiredClaims: IdentifierSet {
         get { storedRequiredClaims }
         set {
             storedRequiredClaims = newValue
             requiredClaimNames = newValue.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
     }
-    private var storedRequiredClaims: Set<String>
+    private var storedRequiredClaims: IdentifierSet
     /// ``requiredClaims`` in byte order: the order they are looked for and reported in.
     private(set) var requiredClaimNames: [String]
-    /// Accepted issuers (`iss`, exact match); `nil` to skip the check.
-    public var issuers: Set<String>?
-    /// Accepted audiences: the token's `aud` (string or array) must contain one; `nil` to
-    /// skip the check.
-    public var audiences: Set<String>?
-    /// The expected subject (`sub`, exact match); `nil` to skip.
+    /// Accepted issuers: `iss` must have exactly the bytes of one (no Unicode
+    /// normalisation: see ``IdentifierSet``); `nil` to skip the check.
+    public var issuers: IdentifierSet?
+    /// Accepted audiences: the token's `aud` (string or array) must contain one, byte for
+    /// byte; `nil` to skip the check.
+    public var audiences: IdentifierSet?
+    /// The expected subject (`sub`, byte-for-byte match); `nil` to skip.
     public var subject: String?
     /// The expected header `typ` (compared case-insensitively, an `application/` prefix
     /// ignored, per RFC 7515 §4.1.9); `nil` to skip.
@@ -61,9 +63,9 @@ public struct ValidationOptions: Sendable {
     public init(
         algorithms: Set<JWTAlgorithm>? = nil,
         leeway: Duration = .zero,
-        requiredClaims: Set<String> = ["exp"],
-        issuers: Set<String>? = nil,
-        audiences: Set<String>? = nil,
+        requiredClaims: IdentifierSet = ["exp"],
+        issuers: IdentifierSet? = nil,
+        audiences: IdentifierSet? = nil,
         subject: String? = nil,
         type: String? = nil,
         maxAge: Duration? = nil,

@@ -1,4 +1,5 @@
 import TokenKit
+internal import TokenKitPrimitives
 
 /// Audits one token at a time against an ``AuditPolicy``: the pure, per-token core of the
 /// audit engine.
@@ -89,8 +90,7 @@ public struct TokenAuditor: Sendable {
             findings.insert(.expiresSoon)
         }
         if !record.missingClaims.isEmpty { findings.insert(.missingClaim) }
-        if let allowed = policy.allowedAlgorithms,
-           !allowed.contains(where: { $0.utf8.elementsEqual((record.algorithm ?? "").utf8) }) {  // bytes, not String ==
+        if let allowed = policy.allowedAlgorithms, !allowed.contains(record.algorithm ?? "") {  // bytes, not String ==
             findings.insert(.algorithmNotAllowed)
         }
         record.findings = findings
@@ -116,9 +116,9 @@ public struct TokenAuditor: Sendable {
         return record
     }
 
-    /// `alg` equal to `none` ignoring ASCII case.
+    /// `alg` equal to `none` ignoring ASCII case (only ASCII: no other character folds).
     static func isNone(_ algorithm: String?) -> Bool {
         guard let algorithm, algorithm.utf8.count == 4 else { return false }
-        return algorithm.lowercased() == "none"
+        return algorithm.asciiLowercased.isByteIdentical(to: "none")
     }
 }

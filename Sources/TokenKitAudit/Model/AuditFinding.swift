@@ -1,3 +1,5 @@
+internal import TokenKitPrimitives
+
 /// One thing an audit noticed about a token, named by a stable kebab-case string.
 ///
 /// The contract's findings (``algNone`` ... ``malformed``) are always evaluated; the others
@@ -10,9 +12,10 @@ public struct AuditFinding: RawRepresentable, Sendable, Hashable, Comparable, Cu
     /// Position in ``all``: findings are always listed in this order.
     public let order: Int
 
-    /// The finding with this name, or `nil` when TokenKit knows no such finding.
+    /// The finding with exactly this name (byte for byte), or `nil` when TokenKit knows no
+    /// such finding.
     public init?(rawValue: String) {
-        guard let known = Self.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+        guard let known = Self.all.first(where: { $0.rawValue.isByteIdentical(to: rawValue) }) else { return nil }
         self = known
     }
 

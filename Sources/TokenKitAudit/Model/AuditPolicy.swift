@@ -36,9 +36,9 @@ public struct AuditPolicy: Sendable {
     private(set) var warnWithinSpan: SecondsSpan?
     /// Claims every token must carry (`missing-claim` otherwise); empty disables it.
     public var requiredClaims: [String]
-    /// `alg` values tokens may use, compared exactly (`alg-not-allowed` otherwise); `nil`
-    /// allows any.
-    public var allowedAlgorithms: Set<String>?
+    /// `alg` values tokens may use, compared byte for byte (`alg-not-allowed` otherwise);
+    /// `nil` allows any.
+    public var allowedAlgorithms: IdentifierSet?
     /// The findings that make a run fail (``AuditSummary/failed``). Defaults to every finding.
     public var failOn: AuditFindings
     /// Size and depth limits for decoding each token.
@@ -53,7 +53,7 @@ public struct AuditPolicy: Sendable {
         maxLifetime: Duration? = nil,
         warnWithin: Duration? = nil,
         requiredClaims: [String] = [],
-        allowedAlgorithms: Set<String>? = nil,
+        allowedAlgorithms: IdentifierSet? = nil,
         failOn: AuditFindings = AuditFindings(AuditFinding.all),
         limits: ParsingLimits = .default,
         computeReferences: Bool = true

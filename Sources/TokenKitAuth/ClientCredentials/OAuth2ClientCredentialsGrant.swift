@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// The OAuth 2.0 client credentials grant (RFC 6749 §4.4): a service's own access token.
 ///
@@ -61,7 +62,7 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
             throw .invalidConfiguration("the client credentials grant needs a confidential client (a client secret or a private key)")
         }
         for scope in scopes {
-            guard !scope.isEmpty, scope.unicodeScalars.allSatisfy({ $0 == "!" || (0x23...0x5B).contains($0.value) || (0x5D...0x7E).contains($0.value) })
+            guard !scope.isEmpty, scope.unicodeScalars.allSatisfy({ CharacterClass.isNQCHAR($0.value) })
             else { throw .invalidConfiguration("a scope must be non-empty printable ASCII without spaces, quotes or backslashes") }
         }
         self.tokenEndpoint = tokenEndpoint

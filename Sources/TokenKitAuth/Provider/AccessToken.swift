@@ -1,4 +1,5 @@
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// An access token as ``AuthProvider`` hands it to an HTTP client: the token, its type, and
 /// for a DPoP-bound login the key that must sign a proof for every request.
@@ -15,11 +16,11 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     init(_ tokenSet: TokenSet) {
         value = tokenSet.accessToken
         dpopKeyJWK = tokenSet.dpopKey
-        tokenType = tokenSet.tokenType?.lowercased() == "dpop" && tokenSet.dpopKey != nil ? "DPoP" : "Bearer"
+        tokenType = tokenSet.tokenType?.asciiLowercased.isByteIdentical(to: "dpop") == true && tokenSet.dpopKey != nil ? "DPoP" : "Bearer"
     }
 
     /// Whether requests must use `Authorization: DPoP` and carry a proof.
-    public var isDPoP: Bool { tokenType == "DPoP" }
+    public var isDPoP: Bool { tokenType.isByteIdentical(to: "DPoP") }
 
     /// `AccessToken(<type>)`.
     public var description: String { "AccessToken(\(tokenType))" }

@@ -1,4 +1,5 @@
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// The character sets tokens from a token endpoint must use, checked when they are received
 /// (by every grant) and before a stored access token is handed out.
@@ -43,7 +44,7 @@ public enum TokenCharacterSet {
         let bytes = Array(token.utf8)
         guard !bytes.isEmpty else { return "\"\(field)\" is empty" }
         var index = 0
-        while index < bytes.count, isB64TokenCharacter(bytes[index]) { index += 1 }
+        while index < bytes.count, CharacterClass.isB64Token(bytes[index]) { index += 1 }
         guard index > 0 else { return refused(field, bytes, at: 0, rule: "a Bearer token (RFC 6750 §2.1)") }
         while index < bytes.count, bytes[index] == UInt8(ascii: "=") { index += 1 }
         guard index == bytes.count else { return refused(field, bytes, at: index, rule: "a Bearer token (RFC 6750 §2.1)") }
@@ -54,7 +55,7 @@ public enum TokenCharacterSet {
     public static func refreshTokenProblem(_ token: String, field: String = "refresh_token") -> String? {
         let bytes = Array(token.utf8)
         guard !bytes.isEmpty else { return "\"\(field)\" is empty" }
-        if let bad = bytes.firstIndex(where: { !(0x20...0x7E).contains($0) }) {
+        if let bad = bytes.firstIndex(where: { !CharacterClass.isVSCHAR($0) }) {
             return refused(field, bytes, at: bad, rule: "a refresh token (RFC 6749 Appendix A)")
         }
         return nil
@@ -64,7 +65,7 @@ public enum TokenCharacterSet {
     public static func idTokenProblem(_ token: String, field: String = "id_token") -> String? {
         let bytes = Array(token.utf8)
         guard !bytes.isEmpty else { return "\"\(field)\" is empty" }
-        if let bad = bytes.firstIndex(where: { !isBase64URLCharacter($0) && $0 != UInt8(ascii: ".") }) {
+        if let bad = bytes.firstIndex(where: { !CharacterClass.isBase64URL($0) && $0 != UInt8(ascii: ".") }) {
             return refused(field, bytes, at: bad, rule: "a JWT (RFC 7519)")
         }
         let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -72,21 +73,6 @@ public enum TokenCharacterSet {
             return "\"\(field)\" is not a JWT in compact form (\(segments.count) segments)"
         }
         return nil
-    }
-
-    private static func isBase64URLCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    private static func isB64TokenCharacter(_ byte: UInt8) -> Bool {
-        isBase64URLCharacter(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
     }
 
     /// The reason for a byte outside the rule: names the field, the offset and the byte only.

@@ -1,6 +1,7 @@
 import Foundation
 import TokenKit
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// Reads a token endpoint's answer to a refresh_token grant (RFC 6749 §5.1 and §5.2).
 ///
@@ -33,8 +34,9 @@ enum TokenEndpointResponse {
         let accessToken = try string("access_token", in: body, required: true) ?? ""
         try TokenCharacterSet.checkAccessToken(accessToken)
         let tokenType = try string("token_type", in: body, required: true) ?? ""
-        let isDPoP = dpop && tokenType.lowercased() == "dpop"
-        guard tokenType.lowercased() == "bearer" || isDPoP else {
+        // token_type is case-insensitive (RFC 6749 §7.1): ASCII case only, then the exact bytes.
+        let isDPoP = dpop && tokenType.asciiLowercased.isByteIdentical(to: "dpop")
+        guard tokenType.asciiLowercased.isByteIdentical(to: "bearer") || isDPoP else {
             throw .invalidResponse("token_type \"\(printable(tokenType, limit: 40))\" is not \(dpop ? "Bearer or DPoP" : "Bearer")")
         }
         var expiresAt: Date?
@@ -63,7 +65,7 @@ enum TokenEndpointResponse {
         else { return .invalidResponse("unexpected HTTP status \(response.status)") }
         let shown = printable(code, limit: 64)
         let detail = body["error_description"]?.stringValue.map { " (\(printable($0, limit: 200)))" } ?? ""
-        if code == "invalid_grant" {
+        if code.isByteIdentical(to: "invalid_grant") {
             return .signInRequired("the token endpoint rejected the refresh token: invalid_grant\(detail)", oauthError: code)
         }
         return AuthError(
@@ -76,7 +78,7 @@ enum TokenEndpointResponse {
     /// `error_description` (printable ASCII, without quotes and backslashes), cut to `limit`.
     static func printable(_ text: String, limit: Int) -> String {
         let kept = text.unicodeScalars.prefix(limit).map { scalar -> Character in
-            (0x20...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "\\" ? Character(scalar) : "?"
+            CharacterClass.isNQSCHAR(scalar.value) ? Character(scalar) : "?"
         }
         return String(kept) + (text.unicodeScalars.count > limit ? "…" : "")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TokenKit
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// Sign-in for a native app with the authorization code grant, PKCE (S256) and a loopback
 /// redirect (RFC 6749 §4.1, RFC 7636, RFC 8252, RFC 9207, OpenID Connect Core §3.1).
@@ -41,7 +42,7 @@ public struct AuthorizationCodeSignIn: Sendable {
         guard configuration.authorizationEndpoint != nil else {
             throw .invalidConfiguration("no authorization endpoint is known (give one, or an issuer that publishes it)")
         }
-        if scopes.contains("openid"), configuration.issuer == nil || configuration.jwksURI == nil {
+        if scopes.containsByteIdentical("openid"), configuration.issuer == nil || configuration.jwksURI == nil {
             throw .invalidConfiguration("scope openid needs the issuer and its JWKS to validate the ID token (use --issuer)")
         }
         self.configuration = configuration
@@ -87,7 +88,7 @@ public struct AuthorizationCodeSignIn: Sendable {
     func prepare() throws(AuthError) -> Pending {
         let listener = try LoopbackRedirectListener(port: redirectPort)
         let state = try SignInRandom.token()
-        let nonce = scopes.contains("openid") ? try SignInRandom.token() : nil
+        let nonce = scopes.containsByteIdentical("openid") ? try SignInRandom.token() : nil
         let pkce = try PKCE()
         guard let endpoint = configuration.authorizationEndpoint,
               var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
@@ -117,30 +118,30 @@ public struct AuthorizationCodeSignIn: Sendable {
         let callback = try await pending.listener.waitForCallback(timeout: timeout) { callback in
             Self.judge(callback, state: expectedState, issuer: issuer)
         }
-        return callback.parameters["code"] ?? ""
+        return callback.value(of: "code") ?? ""
     }
 
     /// `nil` when the callback is the answer to this request with a code; else the error.
     static func judge(_ callback: LoopbackRedirectListener.Callback, state: String, issuer: String?) -> AuthError? {
-        let p = callback.parameters
         if !callback.duplicated.isEmpty {
             return .init(code: .responseMismatch, message: "the authorization response repeats a parameter (\(callback.duplicated.sorted().joined(separator: ", ")))")
         }
-        guard let received = p["state"], IDTokenValidator.constantTimeEqual(received, state) else {
-            return .init(code: .responseMismatch, message: "the authorization response has \(p["state"] == nil ? "no" : "a wrong") state (not the answer to this sign-in)")
+        guard let received = callback.value(of: "state"), ConstantTime.equal(received, state) else {
+            return .init(code: .responseMismatch, message: "the authorization response has \(callback.value(of: "state") == nil ? "no" : "a wrong") state (not the answer to this sign-in)")
         }
-        if let iss = p["iss"], let issuer, iss != issuer {
+        // RFC 9207: the issuer identifier, byte for byte (never Unicode canonical equivalence).
+        if let iss = callback.value(of: "iss"), let issuer, !iss.isByteIdentical(to: issuer) {
             return .init(code: .responseMismatch, message: "the authorization response comes from another issuer (iss mismatch)")
         }
-        if let error = p["error"] {
+        if let error = callback.value(of: "error") {
             let shown = TokenEndpointResponse.printable(error, limit: 64)
-            let detail = p["error_description"].map { " (\(TokenEndpointResponse.printable($0, limit: 200)))" } ?? ""
-            if error == "access_denied" {
+            let detail = callback.value(of: "error_description").map { " (\(TokenEndpointResponse.printable($0, limit: 200)))" } ?? ""
+            if error.isByteIdentical(to: "access_denied") {
                 return .init(code: .accessDenied, message: "access denied: the sign-in was refused\(detail)", oauthError: error)
             }
             return .authorizationFailed("the authorization server refused the sign-in: \(shown)\(detail)", oauthError: shown)
         }
-        guard let code = p["code"], !code.isEmpty, code.utf8.count <= 4096 else {
+        guard let code = callback.value(of: "code"), !code.isEmpty, code.utf8.count <= 4096 else {
             return .authorizationFailed("the authorization response has no usable code", oauthError: nil)
         }
         return nil
@@ -156,7 +157,7 @@ public struct AuthorizationCodeSignIn: Sendable {
         let response = try await SignInTokenRequest.send(request, "the token request", transport: transport)
         var tokenSet = try SignInTokenRequest.tokenSet(from: response, rejecting: "the authorization code", now: clock.now)
         tokenSet = try await SignInIDToken.check(
-            tokenSet, configuration: configuration, openid: scopes.contains("openid"), nonce: pending.nonce,
+            tokenSet, configuration: configuration, openid: scopes.containsByteIdentical("openid"), nonce: pending.nonce,
             transport: transport, now: clock.now)
         return configuration.stored(in: tokenSet)
     }

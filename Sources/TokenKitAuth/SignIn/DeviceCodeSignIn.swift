@@ -1,5 +1,6 @@
 import Foundation
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// What the user needs to approve a device sign-in (RFC 8628 §3.2). `description` shows the
 /// user code and URIs (meant for the user) but never the device code.
@@ -107,7 +108,7 @@ public struct DeviceCodeSignIn: Sendable {
             let response = try await SignInTokenRequest.send(request, "polling the token endpoint", transport: transport, timeout: requestTimeout)
             if response.status != 200, response.body.count <= SignInTokenRequest.maxResponseBytes {
                 let error = TokenEndpointResponse.error(from: response)
-                switch error.oauthError {
+                switch error.oauthError.map({ ExactKey($0) }) {  // OAuth error codes, byte for byte
                 case "authorization_pending"?:
                     continue
                 case "slow_down"?:
@@ -121,7 +122,7 @@ public struct DeviceCodeSignIn: Sendable {
             }
             let tokenSet = try SignInTokenRequest.tokenSet(from: response, rejecting: "the device code", now: clock.now)
             let checked = try await SignInIDToken.check(
-                tokenSet, configuration: configuration, openid: scopes.contains("openid"), nonce: nil,
+                tokenSet, configuration: configuration, openid: scopes.containsByteIdentical("openid"), nonce: nil,
                 transport: transport, now: clock.now)
             return configuration.stored(in: checked)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import TokenKit
+internal import TokenKitPrimitives
 
 /// Validates an OpenID Connect ID token received from the token endpoint, per OpenID Connect
 /// Core 1.0 §3.1.3.7, before anything is stored.
@@ -7,7 +8,8 @@ import TokenKit
 /// Checks, each failure an ``AuthError/Code/invalidIDToken`` naming the reason: signature by a
 /// key of the issuer's JWKS with an asymmetric algorithm (RS*, PS*, ES*, EdDSA; `none` and HMAC
 /// refused); `iss` equals ``issuer`` exactly; `aud` contains ``clientID``; with several
-/// audiences `azp` is present; a present `azp` equals ``clientID``; `exp` is in the future and
+/// audiences `azp` is present; a present `azp` equals ``clientID``; (`iss`, `aud` and `azp`
+/// byte for byte, never by Unicode canonical equivalence); `exp` is in the future and
 /// `iat` is present and not in the future (both with ``leeway``); `sub` is present; `nonce`
 /// equals the one sent (and is present whenever one was sent).
 /// It does not check `at_hash`/`c_hash` (the code flow's token comes straight from the token
@@ -43,13 +45,13 @@ public struct IDTokenValidator: Sendable {
                 if audiences.count > 1, azp == nil {
                     throw JWTError(code: .customCheckFailed, reason: "the ID token has several audiences but no azp")
                 }
-                if let azp, azp != clientID {
+                if let azp, !azp.isByteIdentical(to: clientID) {
                     throw JWTError(code: .customCheckFailed, reason: "the ID token's azp is another client")
                 }
                 let sent = try claims.string("nonce")
                 if let nonce {
                     guard let sent else { throw JWTError(code: .customCheckFailed, reason: "the ID token has no nonce") }
-                    guard Self.constantTimeEqual(sent, nonce) else {
+                    guard ConstantTime.equal(sent, nonce) else {
                         throw JWTError(code: .customCheckFailed, reason: "the ID token's nonce is not the one sent (a substituted token)")
                     }
                 }
@@ -59,13 +61,5 @@ public struct IDTokenValidator: Sendable {
         } catch {
             throw AuthError(code: .invalidIDToken, message: "the ID token is not valid: \(error.description)")
         }
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in x.indices { diff |= x[i] ^ y[i] }
-        return diff == 0
     }
 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+internal import TokenKitPrimitives
 
 /// The one-shot HTTP listener that receives the authorization response of a native app
 /// (RFC 8252 §7.3): bound to `127.0.0.1` only, on an ephemeral port unless one is given.
@@ -70,11 +71,21 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     }
 
     /// What the browser sent to the callback: the query parameters.
+    ///
+    /// Read parameters with ``value(of:)``, which matches names byte for byte. In the
+    /// ``parameters`` dictionary two names that differ only by Unicode normalisation share
+    /// one entry; such names are counted as repeated (``duplicated``), so the sign-in refuses
+    /// the response rather than pick one.
     public struct Callback: Sendable {
         /// Query parameters (a repeated name is reported as ``duplicated``).
         public let parameters: [String: String]
         /// Names that appeared more than once (such a response is refused).
         public let duplicated: Set<String>
+
+        /// The value of the parameter named exactly `name` (byte for byte), if present.
+        public func value(of name: String) -> String? {
+            parameters.first { $0.key.isByteIdentical(to: name) }?.value
+        }
     }
 
     /// Waits for the callback, then answers the browser with the page `judge` chooses:
@@ -154,14 +165,15 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         guard let line = String(validating: bytes[..<lineEnd], as: UTF8.self) else { return .failure(.badRequest) }
         let parts = line.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].hasPrefix("HTTP/") else { return .failure(.badRequest) }
-        guard parts[0] == "GET" else { return .failure(.badRequest) }
+        guard String(parts[0]).isByteIdentical(to: "GET") else { return .failure(.badRequest) }
         let target = parts[1]
         let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard pathPart.first.map(String.init) == path else { return .failure(.notFound) }
+        guard let requested = pathPart.first, String(requested).isByteIdentical(to: path) else { return .failure(.notFound) }
         let query = pathPart.count > 1 ? String(pathPart[1]) : ""
         guard let (parameters, duplicated) = QueryDecoding.decode(query) else { return .failure(.badRequest) }
-        guard parameters["code"] != nil || parameters["error"] != nil else { return .failure(.badRequest) }
-        return .success(Callback(parameters: parameters, duplicated: duplicated))
+        let callback = Callback(parameters: parameters, duplicated: duplicated)
+        guard callback.value(of: "code") != nil || callback.value(of: "error") != nil else { return .failure(.badRequest) }
+        return .success(callback)
     }
 
     private enum ReadFailure: Error {

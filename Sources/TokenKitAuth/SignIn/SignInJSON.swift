@@ -1,5 +1,6 @@
 import Foundation
 import TokenKit
+internal import TokenKitPrimitives
 
 /// Strict JSON reading for sign-in answers (device authorization, discovery, JWKS).
 enum SignInJSON {
@@ -24,7 +25,7 @@ enum SignInJSON {
             if required { throw .invalidResponse("\(what) has no \"\(name)\"") }
             return nil
         case .string(let value)?:
-            guard !value.isEmpty, value.utf8.count <= 2048, value.utf8.allSatisfy({ (0x21...0x7E).contains($0) || $0 == 0x20 }) else {
+            guard !value.isEmpty, value.utf8.count <= 2048, value.utf8.allSatisfy({ CharacterClass.isVSCHAR($0) }) else {
                 throw .invalidResponse("\(what) has an unusable \"\(name)\" (empty, too long or not printable ASCII)")
             }
             return value

@@ -1,5 +1,6 @@
 import Foundation
 import TokenKitStore
+internal import TokenKitPrimitives
 
 /// Sends sign-in requests (code exchange, device polling, device authorization, revocation)
 /// and reads their answers, with the same rules as the refresh grant: one attempt, errors
@@ -47,7 +48,7 @@ enum SignInTokenRequest {
     static func oauthError(from error: AuthError, rejecting what: String) -> AuthError {
         guard let code = error.oauthError else { return error }
         let detail = TokenEndpointResponse.printable(code, limit: 64)
-        if code == "access_denied" {
+        if code.isByteIdentical(to: "access_denied") {
             return .init(code: .accessDenied, message: "access denied: the authorization server refused \(what)", oauthError: code)
         }
         return .authorizationFailed("the authorization server rejected \(what): \(detail)", oauthError: code)

@@ -1,5 +1,6 @@
 import Foundation
 import TokenKit
+internal import TokenKitPrimitives
 
 /// An OpenID Provider's discovery document (OpenID Connect Discovery 1.0 §3, RFC 8414),
 /// decoded and checked.
@@ -54,7 +55,7 @@ public struct OpenIDProviderMetadata: Sendable {
         }
         guard let object = value.objectValue else { throw Self.invalid("not a JSON object") }
         guard let issuer = object["issuer"]?.stringValue else { throw Self.invalid("\"issuer\" is missing or not a string") }
-        guard Array(issuer.utf8) == Array(expectedIssuer.utf8) else {
+        guard issuer.isByteIdentical(to: expectedIssuer) else {
             throw AuthError(
                 code: .responseMismatch,
                 message: "invalid discovery document: \"issuer\" is \"\(Self.shorten(issuer))\", expected exactly \"\(Self.shorten(expectedIssuer))\"")

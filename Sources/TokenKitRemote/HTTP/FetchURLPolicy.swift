@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// The one check of a URL before TokenKit sends anything to it (a token endpoint, a JWKS, a
 /// discovery document, a revocation or device-authorization endpoint).
@@ -12,7 +13,7 @@ package enum FetchURLPolicy {
     /// `"token endpoint"`, `"JWKS URL"`).
     package static func validate(_ url: URL, what: String, allowsInsecureHTTP: Bool = false) throws(AuthError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(),
+              let scheme = components.scheme?.asciiLowercased,
               let host = components.host, !host.isEmpty
         else { throw .invalidConfiguration("\(what) must be an absolute URL with a host") }
         guard components.user == nil, components.password == nil else {
@@ -36,7 +37,7 @@ package enum FetchURLPolicy {
     /// Whether `host` names this machine's loopback interface.
     package static func isLoopback(_ host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare.lowercased() == "localhost" || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
+        if bare.isASCIICaseInsensitiveEqual(to: "localhost") || bare == "::1" || bare == "0:0:0:0:0:0:0:1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4 else { return false }
         let values = octets.map { octet -> Int? in

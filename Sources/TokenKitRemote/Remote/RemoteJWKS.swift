@@ -19,7 +19,11 @@ import TokenKit
 ///   ``RemoteJWKSOptions/maxStaleness`` past their freshness; each failure is shown in
 ///   ``status`` and logged at `warning` to the logger you give;
 /// - symmetric (`oct`) keys are never taken from a remote set (anyone can read a JWKS),
-///   and each key verifies only the algorithms its JWK allows (never `none`).
+///   and each key verifies only the algorithms its JWK allows (never `none`);
+/// - every key passes key admission (``TokenKit/JWKSet/init(json:)``): a refused entry (an
+///   Ed25519 or Ed448 key of small order, an unsupported type…) is dropped, logged at
+///   `warning` with its `kid` and reason, and listed in ``status`` (``RemoteJWKSStatus/droppedKeys``);
+///   the other keys are used.
 ///
 /// Token verification never waits for a refetch of stale keys (it happens in the
 /// background); it waits only when there are no keys or the `kid` is unknown.
@@ -106,7 +110,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             return RemoteJWKSStatus(
                 keyCount: keys?.keys.count ?? 0, lastFetch: state.lastFetch, lastAttempt: state.lastAttempt,
                 lastError: state.lastError, freshUntil: state.freshUntil, usableUntil: usable,
-                isStale: state.freshUntil.map { now >= $0 } ?? true)
+                isStale: state.freshUntil.map { now >= $0 } ?? true, droppedKeys: keys?.droppedKeys ?? [])
         }
     }
 
@@ -228,6 +232,13 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                 state.inFlight = nil
             }
             logger?.debug("JWKS fetched", metadata: ["jwks": "\(url.originForMessages)", "keys": "\(keys.keys.count)"])
+            for dropped in keys.droppedKeys {
+                logger?.warning("JWKS key dropped", metadata: [
+                    "jwks": "\(url.originForMessages)", "index": "\(dropped.index)",
+                    "kid": "\(dropped.keyID.map { UntrustedText.sanitized($0, maxCharacters: 41) } ?? "none")",
+                    "reason": "\(UntrustedText.sanitized(dropped.reason, maxCharacters: 200))",
+                ])
+            }
         } catch {
             let message = error.message
             let (held, usableUntil): (Int, Date?) = withState { state in

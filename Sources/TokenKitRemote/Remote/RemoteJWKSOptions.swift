@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// How a ``RemoteJWKS`` caches, refetches and survives outages.
 ///
@@ -44,7 +45,7 @@ public struct RemoteJWKSOptions: Sendable {
         var age = defaultCacheAge
         if let cacheControl {
             for directive in cacheControl.split(separator: ",") {
-                let part = directive.trimmingCharacters(in: .whitespaces).lowercased()
+                let part = directive.trimmingCharacters(in: .whitespaces).asciiLowercased
                 if part == "no-cache" || part == "no-store" {
                     age = .zero
                     break

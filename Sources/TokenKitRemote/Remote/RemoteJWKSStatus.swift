@@ -1,4 +1,5 @@
 import Foundation
+import TokenKit
 
 /// What a ``RemoteJWKS`` holds and how its last fetch went: for health endpoints and
 /// monitoring. A snapshot; it does not change after it was taken.
@@ -17,4 +18,9 @@ public struct RemoteJWKSStatus: Sendable {
     public let usableUntil: Date?
     /// Whether the keys held are past their freshness (a refetch is due or failing).
     public let isStale: Bool
+    /// The entries of the held key set's document that were refused and dropped (e.g. an
+    /// Ed25519 key of small order, an unsupported key type), each with its `kid` (`nil` when
+    /// the entry has none) and reason; empty when every entry loaded or no keys are held.
+    /// See ``TokenKit/JWKSet/droppedKeys``.
+    public let droppedKeys: [DroppedKey]
 }

@@ -93,7 +93,7 @@ struct AuditCommand: AsyncParsableCommand {
                 maxLifetime: maxLifetime.map { .seconds($0.seconds) },
                 warnWithin: warnWithin.map { .seconds($0.seconds) },
                 requiredClaims: requiredClaims,
-                allowedAlgorithms: allowedAlgorithms.isEmpty ? nil : Set(Self.commaSeparated(allowedAlgorithms)),
+                allowedAlgorithms: allowedAlgorithms.isEmpty ? nil : IdentifierSet(Self.commaSeparated(allowedAlgorithms)),
                 failOn: noFailOn ? AuditFindings() : (failOn.isEmpty ? AuditFindings(AuditFinding.all) : try Self.findings(failOn)),
                 computeReferences: outputFormat != .json)
             let checker = try await signatureChecker()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TokenKit
+internal import TokenKitPrimitives
 
 /// `tokenkit jwk`: prints the JWK of a PEM key, with its RFC 7638 thumbprint as `kid`; with
 /// several keys (or `--set`), a JWKS `{"keys":[…]}` of them.
@@ -30,13 +31,13 @@ struct JWKCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             var keys: [JWTKey] = []
-            var seen: [String: String] = [:]
+            var seen: [ExactKey: String] = [:]  // thumbprint → file, compared byte for byte
             for path in paths {
                 let key = try Self.load(path, needsPrivate: `private`)
                 let kid: String
                 do throws(JWTError) { kid = try key.thumbprint() } catch { throw CLIFailure.io("unusable key in \(path): \(error.reason)") }
-                if let first = seen[kid] { throw CLIFailure.io("\(path) holds the same key as \(first)") }
-                seen[kid] = path
+                if let first = seen[ExactKey(kid)] { throw CLIFailure.io("\(path) holds the same key as \(first)") }
+                seen[ExactKey(kid)] = path
                 keys.append(key.withKeyID(kid))
             }
             do throws(JWTError) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TokenKit
+internal import TokenKitPrimitives
 
 /// `tokenkit keygen`: makes a new signing key.
 struct KeygenCommand: AsyncParsableCommand {
@@ -26,9 +27,12 @@ struct KeygenCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (2048...16384).contains(bits) else { throw ValidationError("--bits must be 2048 to 16384") }
-        guard curve == "Ed25519" || curve == "Ed448" else { throw ValidationError("--curve must be Ed25519 or Ed448") }
-        if curve == "Ed448" && alg != .eddsa { throw ValidationError("--curve applies to EdDSA only") }
+        guard isEd448 || curve.isByteIdentical(to: "Ed25519") else { throw ValidationError("--curve must be Ed25519 or Ed448") }
+        if isEd448 && alg != .eddsa { throw ValidationError("--curve applies to EdDSA only") }
     }
+
+    /// Whether `--curve` names Ed448 (byte for byte, as every identifier option).
+    private var isEd448: Bool { curve.isByteIdentical(to: "Ed448") }
 
     func run() async throws {
         try await reportingFailures {
@@ -40,7 +44,7 @@ struct KeygenCommand: AsyncParsableCommand {
                     guard let k = jwk["k"]?.stringValue else { throw CLIFailure.io("cannot export the secret") }
                     output = try Base64URL.decode(k)
                 } else {
-                    let key = alg == .eddsa && curve == "Ed448" ? try JWTKey.generateEd448() : try JWTKey.generate(for: alg, rsaBits: bits)
+                    let key = alg == .eddsa && isEd448 ? try JWTKey.generateEd448() : try JWTKey.generate(for: alg, rsaBits: bits)
                     output = Array(try key.privateKeyPEM().utf8)
                 }
             } catch let error as JWTError {

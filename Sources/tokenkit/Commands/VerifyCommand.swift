@@ -79,7 +79,7 @@ struct VerifyCommand: AsyncParsableCommand {
             let options = ValidationOptions(
                 algorithms: alg.isEmpty ? nil : Set(alg),
                 leeway: .seconds(clamping: leeway),
-                requiredClaims: Set(require),
+                requiredClaims: IdentifierSet(require),
                 issuers: iss.map { [$0] },
                 audiences: aud.map { [$0] },
                 rejectIssuedInFuture: false,

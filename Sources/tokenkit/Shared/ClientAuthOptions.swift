@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TokenKitAuth
+internal import TokenKitPrimitives
 
 /// How the client authenticates to the authorization server: `--client-secret-file` (sent as
 /// `--client-auth basic` or `post`) or `--client-key` (`private_key_jwt`, RFC 7523). The one
@@ -74,7 +75,7 @@ struct ClientAuthOptions: ParsableArguments {
     /// flag to give.
     static func stored(_ configuration: LoginConfiguration) throws -> Resolved {
         let method = configuration.authMethod
-        switch method {
+        switch ExactKey(method) {  // the stored method name, byte for byte
         case "none":
             return .publicClient
         case "private_key_jwt":
@@ -87,7 +88,7 @@ struct ClientAuthOptions: ParsableArguments {
                 throw CLIFailure.usage("the stored login authenticates with \(method): give --client-secret-file")
             }
             let secret = try ClientSecretFile.read(path)
-            return Resolved(authentication: secretAuthentication(secret, post: method == "client_secret_post"), file: path)
+            return Resolved(authentication: secretAuthentication(secret, post: method.isByteIdentical(to: "client_secret_post")), file: path)
         default:
             throw CLIFailure.usage("the stored login uses an unknown client authentication method")
         }

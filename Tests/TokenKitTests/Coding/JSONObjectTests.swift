@@ -85,7 +85,7 @@ struct JSONObjectTests {
 /// by comparing member names: both ways must give the same answer.
 @Suite("Required claims: registered and other names")
 struct RequiredClaimNamesTests {
-    static func verify(_ payload: String, required: Set<String>) throws -> VerifiedJWT {
+    static func verify(_ payload: String, required: IdentifierSet) throws -> VerifiedJWT {
         let options = ValidationOptions(requiredClaims: required, clock: FixedClock(unixTime: TokenForge.now))
         return try JWTVerifier(key: try TokenForge.key(), options: options).verify(TokenForge.token(header: #"{"alg":"HS256"}"#, payload: payload))
     }
@@ -110,10 +110,10 @@ struct RequiredClaimNamesTests {
     func manyNames() throws {
         let names = (0..<70).map { "c\($0)" }
         let all = names.map { #""\#($0)":1"# }.joined(separator: ",")
-        #expect(try Self.verify("{\(all),\"iat\":\(Int(TokenForge.now))}", required: Set(names + ["iat"])).claims.raw.count == 71)
-        expectJWTError(.missingClaim) { try Self.verify("{\(all)}", required: Set(names + ["iat"])) }
+        #expect(try Self.verify("{\(all),\"iat\":\(Int(TokenForge.now))}", required: IdentifierSet(names + ["iat"])).claims.raw.count == 71)
+        expectJWTError(.missingClaim) { try Self.verify("{\(all)}", required: IdentifierSet(names + ["iat"])) }
         let missingLast = names.dropLast().map { #""\#($0)":1"# }.joined(separator: ",")
-        expectJWTError(.missingClaim) { try Self.verify("{\(missingLast),\"iat\":1}", required: Set(names + ["iat"])) }
+        expectJWTError(.missingClaim) { try Self.verify("{\(missingLast),\"iat\":1}", required: IdentifierSet(names + ["iat"])) }
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import TokenKit
 @testable import TokenKitCrypto
+import TokenKitTestSupport
 
 /// Refused key material frees what OpenSSL decoded (issue 9, item 1: an `EVP_PKEY` leaked
 /// whenever key DER had trailing bytes). Measured with glibc's heap statistics: each round

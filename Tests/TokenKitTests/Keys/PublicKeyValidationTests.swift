@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TokenKit
 @testable import TokenKitCrypto
+import TokenKitTestSupport
 
 /// Every public key passes the same checks whatever its source (issue 9, item 1): an RSA
 /// key with e = 1 makes the padded DigestInfo its own signature, so anyone could forge

@@ -11,7 +11,7 @@ struct TimeClaimTests {
         try JWTSigner(key: try TokenForge.key()).sign(JWTClaims(JSONObject(members)))
     }
 
-    static func verify(_ members: [(String, JSONValue)], now: Double, leeway: Duration = .zero, required: Set<String> = ["exp"],
+    static func verify(_ members: [(String, JSONValue)], now: Double, leeway: Duration = .zero, required: IdentifierSet = ["exp"],
                        maxAge: Duration? = nil, rejectFutureIat: Bool = true) throws -> VerifiedJWT {
         let options = ValidationOptions(leeway: leeway, requiredClaims: required, maxAge: maxAge,
                                         rejectIssuedInFuture: rejectFutureIat, clock: FixedClock(unixTime: now))
