@@ -66,9 +66,11 @@ let package = Package(
             dependencies: ["TokenKitCrypto", "TokenKitTime"],
             swiftSettings: strictSettings
         ),
+        // TokenKitStore reads token sets with the JWT core's strict JSON reader (issue 24: one
+        // grammar for everything from outside), and holds the RefreshLock next to TokenStore.
         .target(
             name: "TokenKitStore",
-            dependencies: ["TokenKitCrypto", "TokenKitTime"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitTime"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -120,10 +122,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // PostgreSQL backend (issue 14): PostgresTokenStore and PostgresRefreshLock over postgres-nio.
+        // It depends on the store room only (issue 24: RefreshLock moved down next to TokenStore).
         .target(
             name: "TokenKitPostgres",
             dependencies: [
-                "TokenKitStore", "TokenKitAuth", "TokenKitCrypto",
+                "TokenKitStore", "TokenKitCrypto",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "TokenKitPostgresTests",
             dependencies: [
-                "TokenKitPostgres", "TokenKitAuth", "TokenKitStore", "PostgresTestSupport",
+                "TokenKitPostgres", "TokenKitStore", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),  // the TLS mapping tests read its configuration
             ],
             swiftSettings: strictSettings
