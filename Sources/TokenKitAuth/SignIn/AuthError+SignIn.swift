@@ -6,8 +6,10 @@ extension AuthError.Code {
     /// OAuth error other than `access_denied` (e.g. `invalid_scope`, `invalid_grant` for a
     /// replayed code); ``AuthError/oauthError`` holds its `error` value.
     public static let authorizationFailed = AuthError.Code("authorization-failed")
-    /// The authorization response is not the answer to this request: wrong or missing `state`
-    /// (CSRF), or an `iss` naming another issuer (mix-up, RFC 9207).
+    /// The authorization response does not fit this request although its `state` does: an
+    /// `iss` naming another issuer (mix-up, RFC 9207), no `iss` from an issuer that promised
+    /// one, or a repeated parameter. (A wrong or missing `state` is not an error: such a
+    /// callback is ignored and the sign-in keeps waiting.)
     public static let responseMismatch = AuthError.Code("response-mismatch")
     /// The ID token failed OpenID Connect Core §3.1.3.7 validation (signature, `iss`, `aud`,
     /// `azp`, `exp`, `iat` or `nonce`); nothing was stored.
@@ -15,6 +17,10 @@ extension AuthError.Code {
     /// The sign-in did not finish in time: the browser never came back before the timeout, or
     /// the device code expired (`expired_token`).
     public static let signInExpired = AuthError.Code("sign-in-expired")
+    /// The one-time start URL of a browser sign-in was requested a second time: another
+    /// program may have read it (from the browser's command line) and started the sign-in
+    /// with its own account, so the sign-in was ended and nothing was stored.
+    public static let startURLReused = AuthError.Code("start-url-reused")
 }
 
 extension AuthError {
