@@ -1,6 +1,7 @@
 import Foundation
 import PostgresTestSupport
 import Testing
+import TokenKitPostgres
 import TokenKitStore
 
 /// `tokenkit store`, `token` and `audit --store` with `--backend postgres`: same outputs,
@@ -119,6 +120,49 @@ struct PostgresCLITests {
             environment: setup.environment)
         #expect(unreachable.status == 2)
         #expect(unreachable.stderr.hasPrefix("error: cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"), "\(unreachable.stderr)")
+    }
+
+    @Test("store delete with a wrong passphrase is refused (exit 2) like the file backend, and the row stays")
+    func deleteWithWrongPassphrase() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        let put = try await cli.run(["store", "put"] + key + setup.backend, stdin: "S3CRET", environment: setup.environment)
+        #expect(put.status == 0, "\(put.stderr)")
+        let wrongPath = setup.root + "/wrong-passphrase"
+        try Data("battery staple horse correct\n".utf8).write(to: URL(fileURLWithPath: wrongPath))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: wrongPath)
+        let wrongBackend = setup.backend.map { $0 == setup.passphrasePath ? wrongPath : $0 }
+        let delete = try await cli.run(["store", "delete"] + key + wrongBackend, environment: setup.environment)
+        #expect(delete.status == 2, "\(delete.stderr)")
+        #expect(delete.stderr.hasPrefix("error: ") && delete.stderr.contains("wrong passphrase"), "\(delete.stderr)")
+        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(setup.table)") == "1")
+        let get = try await cli.run(["store", "get", "--reveal"] + key + setup.backend, environment: setup.environment)
+        #expect(get.stdout == "S3CRET")
+    }
+
+    @Test("token --timeout also bounds the wait for the PostgreSQL refresh lock (the request deadline + 15 s, not a fixed 30 s)")
+    func lockWaitFollowsTimeout() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        try await OAuthTestServer.with { server in
+            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
+            let put = try await cli.run(
+                ["store", "put", "--token-set"] + key + setup.backend,
+                stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
+            #expect(put.status == 0, "\(put.stderr)")
+            // Another replica holds the credential's lock (the CLI's namespace is the table).
+            let held = try await PostgresRefreshLock(endpoint: try PostgresTestServer.main(), namespace: setup.table, timeout: .seconds(10))
+                .acquire(for: CredentialKey(service: "com.example.api", account: "alice"))
+            defer { held.release() }
+            let token = try await cli.run(
+                ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID, "--timeout", "1"]
+                    + setup.backend, environment: setup.environment, seconds: 90)
+            #expect(token.status == 2, "\(token.stderr)")
+            #expect(token.stderr.contains("refresh lock: timed out after 16.0 seconds"), "\(token.stderr)")
+            #expect(await server.state.tokenRequests == 0)
+        }
     }
 
     @Test("usage errors exit 64: no --database-url, a password in the URL, a bad table name")

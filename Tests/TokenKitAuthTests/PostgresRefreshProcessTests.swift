@@ -106,4 +106,34 @@ struct PostgresRefreshProcessTests {
         }
         await store.close()
     }
+
+    @Test("the lock holder frozen with SIGSTOP mid-refresh: the server ends its silent session and another process refreshes")
+    func holderFrozen() async throws {
+        _ = try PostgresTestServer.main()
+        let table = uniqueTable("frozen")
+        let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+        let store = try PostgresTestServer.freshStore(table: table)
+        let key = try credentialKey
+        try await OAuthTestServer.with { server in
+            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
+            try await store.save(Credential(tokenSet: seeded), for: key)
+            let holder = try ChildProcess(
+                replica.executable.path, replicaArguments(server, table: table, tasks: 1, stall: 600), environment: replicaEnvironment(),
+                stdin: .inherit, stderr: .discard
+            ).start()
+            defer { holder.signal(SIGKILL) }
+            let announced = try await holder.waitForStdout(timeout: .seconds(60)) { $0.contains("REFRESHING") }.contains("REFRESHING")
+            #expect(announced)
+            // Frozen, not dead: its connection stays open and its kernel still acknowledges.
+            holder.signal(SIGSTOP)
+            var environment = replicaEnvironment()
+            environment["TOKENKIT_STRESS_LOCK_SECONDS"] = "90"  // the promise: released within 90 s
+            let next = try await replica.run(replicaArguments(server, table: table, tasks: 3), environment: environment, seconds: 150)
+            #expect(next.status == 0, "stderr: \(next.stderr)")
+            let stored = try #require(try await store.load(key)).tokenSet()
+            #expect(Set(next.stdout.split(separator: "\n")) == [Substring(stored.accessToken)])
+            #expect(await server.state.refreshCount == 1)
+        }
+        await store.close()
+    }
 }
