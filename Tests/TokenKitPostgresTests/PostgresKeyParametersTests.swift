@@ -119,4 +119,16 @@ struct PostgresKeyParametersTests {
         #expect(try await openingError(endpoint, table, passphrase: "new passphrase") == nil)
         #expect(try await openingError(endpoint, table)?.code == .wrongPassphrase)
     }
+
+    @Test("delete never removes a row encrypted under a key this store cannot read, even when the table's key parameters verify")
+    func deleteRefusesForeignRow() async throws {
+        let (endpoint, table) = try await seeded("foreigndelete")
+        try PostgresTestServer.psql("UPDATE \(table) SET key_id = 'ffffffffffffffff'")
+        let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: table))
+        let error = await #expect(throws: TokenStoreError.self) { try await store.delete(key) }
+        #expect(error?.code == .wrongPassphrase)
+        #expect(error?.message.contains("not deleted") == true)
+        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(table)") == "1")
+        await store.close()
+    }
 }
