@@ -37,6 +37,20 @@ struct PostgresCLITests {
 
     let key = ["--service", "com.example.api", "--account", "alice"]
 
+    /// Stores, with `tokenkit store put`, a login of `server` whose access token has expired.
+    func putExpiredLogin(_ server: OAuthTestServer, _ cli: CLIProcess, _ setup: Setup) async throws {
+        let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
+        let put = try await cli.run(
+            ["store", "put", "--token-set"] + key + setup.backend,
+            stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
+        #expect(put.status == 0, "\(put.stderr)")
+    }
+
+    /// `tokenkit token` for the stored login at `server` (backend options to be added).
+    func tokenArguments(_ server: OAuthTestServer) -> [String] {
+        ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID]
+    }
+
     @Test("store put, get --reveal, list and delete work as with the file backend, and the row holds no plaintext")
     func storeCommands() async throws {
         let cli = try CLIProcess.locate()
@@ -67,12 +81,8 @@ struct PostgresCLITests {
         let setup = try Setup()
         defer { setup.remove() }
         try await OAuthTestServer.with { server in
-            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
-            let put = try await cli.run(
-                ["store", "put", "--token-set"] + key + setup.backend,
-                stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
-            #expect(put.status == 0, "\(put.stderr)")
-            let arguments = ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID] + setup.backend
+            try await putExpiredLogin(server, cli, setup)
+            let arguments = tokenArguments(server) + setup.backend
             let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
                 for _ in 0..<4 { group.addTask { try await cli.run(arguments, environment: setup.environment) } }
                 var all: [CLIProcess.Outcome] = []
@@ -147,18 +157,12 @@ struct PostgresCLITests {
         let setup = try Setup()
         defer { setup.remove() }
         try await OAuthTestServer.with { server in
-            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
-            let put = try await cli.run(
-                ["store", "put", "--token-set"] + key + setup.backend,
-                stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
-            #expect(put.status == 0, "\(put.stderr)")
+            try await putExpiredLogin(server, cli, setup)
             // Another replica holds the credential's lock (the CLI's namespace is the table).
             let held = try await PostgresRefreshLock(endpoint: try PostgresTestServer.main(), namespace: setup.table, timeout: .seconds(10))
                 .acquire(for: CredentialKey(service: "com.example.api", account: "alice"))
             defer { held.release() }
-            let token = try await cli.run(
-                ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID, "--timeout", "1"]
-                    + setup.backend, environment: setup.environment, seconds: 90)
+            let token = try await cli.run(tokenArguments(server) + ["--timeout", "1"] + setup.backend, environment: setup.environment, seconds: 90)
             #expect(token.status == 2, "\(token.stderr)")
             #expect(token.stderr.contains("refresh lock: timed out after 16.0 seconds"), "\(token.stderr)")
             #expect(await server.state.tokenRequests == 0)
