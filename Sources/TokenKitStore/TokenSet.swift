@@ -109,6 +109,6 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
-        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "none")\(dpopKey == nil ? "" : ", dpop-bound"))"
+        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)).map(String.init) ?? "out of range" } ?? "none")\(dpopKey == nil ? "" : ", dpop-bound"))"
     }
 }

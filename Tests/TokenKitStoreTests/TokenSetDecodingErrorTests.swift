@@ -55,6 +55,15 @@ struct TokenSetDecodingErrorTests {
         #expect(read.jsonBytes() == Array(stored.utf8))
     }
 
+    @Test("describing a token set whose expiry no Int64 holds does not trap")
+    func describingAnAbsurdExpiry() {
+        for seconds in [Double.infinity, -Double.infinity, .nan, 1e300] {
+            let tokenSet = TokenSet(accessToken: "SECRET-AT", expiresAt: Date(timeIntervalSince1970: seconds))
+            #expect(tokenSet.description.contains("expiresAt: out of range"))
+            #expect(!tokenSet.description.contains("SECRET"))
+        }
+    }
+
     @Test("a plain secret is not a token set: wrong-kind, naming both kinds")
     func wrongKind() throws {
         let plain = Credential(secret: Array("SECRET-BYTES".utf8))
