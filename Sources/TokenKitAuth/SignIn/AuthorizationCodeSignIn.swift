@@ -133,8 +133,9 @@ public struct AuthorizationCodeSignIn: Sendable {
 
     /// The verdict on one callback: ignored unless its `state` is this sign-in's (a forged
     /// callback cannot end the sign-in); with the right `state`, refused for another `iss`, a
-    /// missing `iss` when `requireIssuer` (RFC 9207 §2.4), a repeated parameter, an OAuth
-    /// error or no usable code; else accepted.
+    /// code without `iss` when `requireIssuer` (RFC 9207 §2.4; an error response without it is
+    /// tolerated: it redeems nothing), a repeated parameter, an OAuth error or no usable code;
+    /// else accepted.
     static func judge(_ callback: LoopbackRedirectListener.Callback, state: String, issuer: String?, requireIssuer: Bool) -> CallbackVerdict {
         let p = callback.parameters
         guard !callback.duplicated.contains("state"), let received = p["state"], IDTokenValidator.constantTimeEqual(received, state) else {
@@ -147,7 +148,9 @@ public struct AuthorizationCodeSignIn: Sendable {
             if let issuer, iss != issuer {
                 return .refuse(.init(code: .responseMismatch, message: "the authorization response comes from another issuer (iss mismatch)"))
             }
-        } else if requireIssuer {
+        } else if requireIssuer, p["error"] == nil {
+            // Only a code can be redeemed at the wrong server (mix-up): an error without iss
+            // just ends the sign-in (django-oauth-toolkit, for one, leaves it out of errors).
             return .refuse(.init(code: .responseMismatch, message: "the authorization response has no iss, though the issuer says it always sends one (RFC 9207)"))
         }
         if let error = p["error"] {
