@@ -85,9 +85,11 @@ let package = Package(
             dependencies: ["TokenKitCrypto", "TokenKitTime", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
+        // TokenKitStore reads token sets with the JWT core's strict JSON reader (issue 24: one
+        // grammar for everything from outside), and holds the RefreshLock next to TokenStore.
         .target(
             name: "TokenKitStore",
-            dependencies: ["TokenKitCrypto", "TokenKitTime"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitTime"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -154,10 +156,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // PostgreSQL backend (issue 14): PostgresTokenStore and PostgresRefreshLock over postgres-nio.
+        // It depends on the store room only (issue 24: RefreshLock moved down next to TokenStore).
         .target(
             name: "TokenKitPostgres",
             dependencies: [
-                "TokenKitStore", "TokenKitAuth", "TokenKitCrypto",
+                "TokenKitStore", "TokenKitCrypto",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

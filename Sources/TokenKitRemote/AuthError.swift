@@ -42,8 +42,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The caller's task was cancelled while waiting; the shared refresh goes on.
         public static let cancelled = Code("cancelled")
         /// The answer is not the answer to this request: a discovery document of another
-        /// issuer, an authorization response with a wrong or missing `state` (CSRF), or an
-        /// `iss` naming another issuer (mix-up, RFC 9207).
+        /// issuer, or an authorization response whose `state` fits but whose `iss` names
+        /// another issuer (mix-up, RFC 9207), lacks the `iss` its issuer promised, or repeats a
+        /// parameter. (A sign-in callback with a wrong or missing `state` is not an error: it
+        /// is ignored and the sign-in keeps waiting.)
         public static let responseMismatch = Code("response-mismatch")
     }
 

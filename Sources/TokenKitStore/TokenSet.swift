@@ -6,7 +6,9 @@ import Foundation
 /// prints: `{"access_token":…, "refresh_token":…, "id_token":…, "token_type":"Bearer",
 /// "expires_at":UNIX_SECONDS, "scope":…, "metadata":{…}, "dpop_jwk":…}`; only `access_token`
 /// is required.
-/// `description` never shows a token.
+/// `description` never shows a token. ``init(jsonBytes:)`` (what every store uses) reads the
+/// JSON with TokenKit's strict reader; the `Decodable` conformance remains for callers who
+/// decode a token set inside their own documents with their own decoder.
 public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The access token (a JWT or an opaque string).
     public var accessToken: String
@@ -91,19 +93,11 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
         try c.encodeIfPresent(dpopKey, forKey: .dpopKey)
     }
 
-    /// Decodes a token set from its JSON; the error names the problem, never a token.
+    /// Decodes a token set from its JSON with TokenKit's one strict JSON reader (RFC 8259,
+    /// valid UTF-8, no duplicate member names: the same grammar as every other input); the
+    /// error names the problem, never a token. See ``TokenSetJSON``.
     public init(jsonBytes: [UInt8]) throws(TokenStoreError) {
-        do {
-            self = try JSONDecoder().decode(TokenSet.self, from: Data(jsonBytes))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .invalidTokenSet("missing \"\(key.stringValue)\"")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw .invalidTokenSet("wrong type for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw .invalidTokenSet("bad value for \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
-        } catch {
-            throw .invalidTokenSet("not a JSON object")
-        }
+        self = try TokenSetJSON.decode(jsonBytes)
     }
 
     /// The canonical JSON (sorted keys, no slashes escaped).
@@ -115,6 +109,6 @@ public struct TokenSet: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     public var description: String {
-        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { String(Int64($0.timeIntervalSince1970)) } ?? "none")\(dpopKey == nil ? "" : ", dpop-bound"))"
+        "TokenSet(access: \(accessToken.utf8.count) bytes, refresh: \(refreshToken == nil ? "no" : "yes"), expiresAt: \(expiresAt.map { Int64(exactly: $0.timeIntervalSince1970.rounded(.down)).map(String.init) ?? "out of range" } ?? "none")\(dpopKey == nil ? "" : ", dpop-bound"))"
     }
 }

@@ -13,4 +13,8 @@ extension TokenStoreError {
     public static func io(_ why: String) -> Self { .init(code: .io, message: why) }
     /// Any other backend failure.
     public static func backend(_ why: String) -> Self { .init(code: .backend, message: why) }
+    /// A ``RefreshLock`` could not be taken (the message starts with "refresh lock: ").
+    public static func lock(_ why: String) -> Self { .init(code: .lock, message: "refresh lock: \(why)") }
+    /// The waiting task was cancelled.
+    public static func cancelled(_ why: String) -> Self { .init(code: .cancelled, message: why) }
 }

@@ -36,6 +36,11 @@ public struct TokenStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let io = Code("io")
         /// Any other backend failure.
         public static let backend = Code("backend")
+        /// A ``RefreshLock`` could not be taken: the wait timed out, or the lock itself is
+        /// unusable (an unsafe lock directory, an unreachable lock server).
+        public static let lock = Code("lock")
+        /// The caller's task was cancelled while it waited (for a ``RefreshLock``).
+        public static let cancelled = Code("cancelled")
     }
 
     /// The kind of failure.

@@ -2,7 +2,8 @@
 """A scripted user agent for the test authorization server: signs in and approves (or denies)
 through the server's real HTML pages, like a person in a browser would. Standard library only.
 
-As $BROWSER (the opener TokenKit runs with the authorization URL):
+As $BROWSER (the opener TokenKit runs with its one-time loopback start URL, which redirects
+to the authorization URL; an authorization URL given directly works too):
     browser.py URL
         sign in as $TOKENKIT_OAUTH_USER (password from $TOKENKIT_OAUTH_PASSWORD_FILE), then act
         on the consent page as $TOKENKIT_OAUTH_BROWSER_ACTION says:
@@ -128,6 +129,14 @@ def sign_in(agent, url, server_root):
 
 def authorize(url, action):
     parts = urllib.parse.urlsplit(url)
+    if parts.hostname == "127.0.0.1" and parts.path.startswith("/start/"):
+        # TokenKit hands the browser its one-time loopback start URL, which redirects once to
+        # the authorization URL (so the URL's state and PKCE challenge are in no argv).
+        status, location, _ = Agent().request(url)
+        if status not in (301, 302, 303, 307) or not location:
+            fail(f"the start URL answered HTTP {status}")
+        url = location
+        parts = urllib.parse.urlsplit(url)
     server_root = f"{parts.scheme}://{parts.netloc}/"
     agent = Agent()
     page_url, status, body = sign_in(agent, url, server_root)

@@ -13,7 +13,8 @@
 //       "p50_us p99_us" (microseconds, wall time).
 //
 // The database password comes from PGPASSWORD, the passphrase from TOKENKIT_PASSPHRASE (scrypt
-// 2^4 for new tables and files: these measure coordination, not key stretching).
+// 2^4 for new tables and files: these measure coordination, not key stretching). The refresh
+// lock waits TOKENKIT_STRESS_LOCK_SECONDS (default 60).
 // Exit status: 0 every task got a token, 1 a failure (reasons on stderr), 64 bad arguments.
 import Foundation
 import TokenKitAuth
@@ -93,16 +94,17 @@ struct RefreshStress {
         let environment = ProcessInfo.processInfo.environment
         let key = try FileStoreKey.passphrase(environment["TOKENKIT_PASSPHRASE"] ?? "")
         let cheap = ScryptCost(logN: 4, r: 8, p: 1)
+        let wait = Duration.seconds(environment["TOKENKIT_STRESS_LOCK_SECONDS"].flatMap { Int($0) } ?? 60)
         if spec.hasPrefix("file:") {
             let path = String(spec.dropFirst("file:".count))
             let directory = (path as NSString).deletingLastPathComponent
             return (EncryptedFileStore(path: path, key: key, options: .init(scryptCost: cheap)),
-                    FileRefreshLock(directory: directory + "/locks", timeout: .seconds(60)))
+                    FileRefreshLock(directory: directory + "/locks", timeout: wait))
         }
         let database = try PostgresEndpoint(url: spec, password: environment["PGPASSWORD"])
         let name = try PostgresTableName(table)
         return (PostgresTokenStore(endpoint: database, key: key, options: .init(table: name, scryptCost: cheap)),
-                PostgresRefreshLock(endpoint: database, namespace: name.rawValue, timeout: .seconds(60)))
+                PostgresRefreshLock(endpoint: database, namespace: name.rawValue, timeout: wait))
     }
 
     /// Prints the p50 and p99 of `count` save+load round trips, in microseconds.

@@ -42,6 +42,42 @@ struct ClientCredentialsCommandTests {
         }
     }
 
+    @Test("--dpop and a server that answers with a Bearer token: exit 2 with a clear error, nothing cached")
+    func dpopAnsweredWithBearer() async throws {
+        let cli = try CLIProcess.locate()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try await ServiceTokenServer.with { server in
+            await server.state.set(ignoresDPoP: true)
+            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
+            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: sandbox.environment)
+            #expect(outcome.status == 2, "\(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr.hasPrefix("error: invalid token endpoint response: token_type \"Bearer\" is not DPoP"), "\(outcome.stderr)")
+            let get = try await cli.run(["store", "get"] + Self.key + sandbox.backend, environment: sandbox.environment)
+            #expect(get.status == 1)
+        }
+    }
+
+    @Test("another --scope is another cache entry: the token cached for one scope is never printed for another")
+    func cacheKeyedByScope() async throws {
+        let cli = try CLIProcess.locate()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try await ServiceTokenServer.with { server in
+            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
+            let read = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "read"]), environment: sandbox.environment)
+            #expect(read.status == 0, "\(read.stderr)")
+            let write = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: sandbox.environment)
+            #expect(write.status == 0, "\(write.stderr)")
+            #expect(write.stdout != read.stdout)
+            #expect(await server.state.issued == 2)
+            let again = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: sandbox.environment)
+            #expect(again.stdout == write.stdout)
+            #expect(await server.state.issued == 2)
+        }
+    }
+
     @Test("concurrent processes with nothing stored acquire once (client_secret_basic), print one token, and cache it")
     func acquireOnceAcrossProcesses() async throws {
         let cli = try CLIProcess.locate()

@@ -88,6 +88,58 @@ struct ClientCredentialsProviderTests {
         }
     }
 
+    @Test("the cache is keyed by endpoint, client, scopes and DPoP key: another configuration never gets the cached token",
+          arguments: ["scopes", "dpop", "endpoint", "client"])
+    func cacheKeyedByConfiguration(change: String) async throws {
+        try await ServiceFixture.with { f in
+            let first = try await f.provider(try f.grant(scopes: ["read"])).validAccessToken()
+            let other: OAuth2ClientCredentialsGrant
+            switch change {
+            case "scopes": other = try f.grant(scopes: ["write"])
+            case "dpop": other = try f.grant(dpop: true, scopes: ["read"])
+            case "endpoint":
+                // The same server under another URL (a query it ignores): another token endpoint.
+                other = try OAuth2ClientCredentialsGrant(
+                    tokenEndpoint: try #require(URL(string: f.server.tokenEndpoint.absoluteString + "?tenant=2")), clientID: ServiceServerState.clientID,
+                    clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret), scopes: ["read"],
+                    transport: f.transport, clock: f.clock)
+            default:
+                // Another client id the server does not know: it must be asked (and refuse), never served from the cache.
+                other = try OAuth2ClientCredentialsGrant(
+                    tokenEndpoint: f.server.tokenEndpoint, clientID: "another client",
+                    clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret), scopes: ["read"],
+                    transport: f.transport, clock: f.clock)
+            }
+            let provider = f.provider(other)
+            if change == "client" {
+                let error = await #expect(throws: AuthError.self) { try await provider.validAccessToken() }
+                #expect(error?.code == .refreshRejected)
+                #expect(await f.state.tokenRequests == 2)
+                return
+            }
+            let second = try await provider.validAccessToken()
+            #expect(second != first)
+            #expect(await f.state.issued == 2)
+            // The same configuration again is served from the cache (the new entry).
+            #expect(try await f.provider(other).validAccessToken() == second)
+            #expect(await f.state.issued == 2)
+        }
+    }
+
+    @Test("scope order and repeats do not change the cache key; a set without a record (a login, an older cache) is replaced")
+    func cacheKeyDetails() async throws {
+        try await ServiceFixture.with { f in
+            let first = try await f.provider(try f.grant(scopes: ["read", "write"])).validAccessToken()
+            #expect(try await f.provider(try f.grant(scopes: ["write", "read", "read"])).validAccessToken() == first)
+            #expect(await f.state.issued == 1)
+            let unrecorded = TokenSet(accessToken: "someone-elses", expiresAt: f.clock.now.addingTimeInterval(3600))
+            try await f.store.save(Credential(tokenSet: unrecorded), for: f.key)
+            let replaced = try await f.provider(try f.grant(scopes: ["read", "write"])).validAccessToken()
+            #expect(replaced != "someone-elses")
+            #expect(await f.state.issued == 2)
+        }
+    }
+
     /// The distinct tokens `callers` concurrent calls of ``AuthProvider/validAccessToken()`` got.
     static func tokens(from provider: AuthProvider, callers: Int) async throws -> Set<String> {
         try await withThrowingTaskGroup(of: String.self) { group in

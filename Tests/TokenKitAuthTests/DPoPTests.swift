@@ -138,18 +138,8 @@ struct DPoPTests {
         ])
     }
 
-    @Test("token_type DPoP is refused when no proof was sent; Bearer is accepted when one was")
-    func tokenTypeRules() throws {
-        let body = Array(#"{"access_token":"a","token_type":"DPoP","expires_in":60}"#.utf8)
-        let response = HTTPTransportResponse(status: 200, body: body)
-        let previous = TokenSet(accessToken: "")
-        #expect(throws: AuthError.invalidResponse("")) {
-            try TokenEndpointResponse.tokenSet(from: response, previous: previous, now: Date(), maxBytes: 1024)
-        }
-        #expect(try TokenEndpointResponse.tokenSet(from: response, previous: previous, now: Date(), maxBytes: 1024, dpop: true).tokenType == "DPoP")
-        let bearer = HTTPTransportResponse(status: 200, body: Array(#"{"access_token":"a","token_type":"bearer"}"#.utf8))
-        #expect(try TokenEndpointResponse.tokenSet(from: bearer, previous: previous, now: Date(), maxBytes: 1024, dpop: true).tokenType == "Bearer")
-    }
+    // token_type against the proof sent (a Bearer answer to a DPoP request refused, a DPoP
+    // answer without a proof refused) is a rule of the one gate: TokenResponseAdmissionTests.
 
     @Test("a refresh of a DPoP-bound login sends a proof signed by the stored key")
     func refreshCarriesProof() throws {

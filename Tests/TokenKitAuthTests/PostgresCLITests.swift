@@ -1,6 +1,7 @@
 import Foundation
 import PostgresTestSupport
 import Testing
+import TokenKitPostgres
 import TokenKitStore
 
 /// `tokenkit store`, `token` and `audit --store` with `--backend postgres`: same outputs,
@@ -36,6 +37,20 @@ struct PostgresCLITests {
 
     let key = ["--service", "com.example.api", "--account", "alice"]
 
+    /// Stores, with `tokenkit store put`, a login of `server` whose access token has expired.
+    func putExpiredLogin(_ server: OAuthTestServer, _ cli: CLIProcess, _ setup: Setup) async throws {
+        let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
+        let put = try await cli.run(
+            ["store", "put", "--token-set"] + key + setup.backend,
+            stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
+        #expect(put.status == 0, "\(put.stderr)")
+    }
+
+    /// `tokenkit token` for the stored login at `server` (backend options to be added).
+    func tokenArguments(_ server: OAuthTestServer) -> [String] {
+        ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID]
+    }
+
     @Test("store put, get --reveal, list and delete work as with the file backend, and the row holds no plaintext")
     func storeCommands() async throws {
         let cli = try CLIProcess.locate()
@@ -66,12 +81,8 @@ struct PostgresCLITests {
         let setup = try Setup()
         defer { setup.remove() }
         try await OAuthTestServer.with { server in
-            let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
-            let put = try await cli.run(
-                ["store", "put", "--token-set"] + key + setup.backend,
-                stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: setup.environment)
-            #expect(put.status == 0, "\(put.stderr)")
-            let arguments = ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID] + setup.backend
+            try await putExpiredLogin(server, cli, setup)
+            let arguments = tokenArguments(server) + setup.backend
             let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
                 for _ in 0..<4 { group.addTask { try await cli.run(arguments, environment: setup.environment) } }
                 var all: [CLIProcess.Outcome] = []
@@ -119,6 +130,43 @@ struct PostgresCLITests {
             environment: setup.environment)
         #expect(unreachable.status == 2)
         #expect(unreachable.stderr.hasPrefix("error: cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"), "\(unreachable.stderr)")
+    }
+
+    @Test("store delete with a wrong passphrase is refused (exit 2) like the file backend, and the row stays")
+    func deleteWithWrongPassphrase() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        let put = try await cli.run(["store", "put"] + key + setup.backend, stdin: "S3CRET", environment: setup.environment)
+        #expect(put.status == 0, "\(put.stderr)")
+        let wrongPath = setup.root + "/wrong-passphrase"
+        try Data("battery staple horse correct\n".utf8).write(to: URL(fileURLWithPath: wrongPath))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: wrongPath)
+        let wrongBackend = setup.backend.map { $0 == setup.passphrasePath ? wrongPath : $0 }
+        let delete = try await cli.run(["store", "delete"] + key + wrongBackend, environment: setup.environment)
+        #expect(delete.status == 2, "\(delete.stderr)")
+        #expect(delete.stderr.hasPrefix("error: ") && delete.stderr.contains("wrong passphrase"), "\(delete.stderr)")
+        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(setup.table)") == "1")
+        let get = try await cli.run(["store", "get", "--reveal"] + key + setup.backend, environment: setup.environment)
+        #expect(get.stdout == "S3CRET")
+    }
+
+    @Test("token --timeout also bounds the wait for the PostgreSQL refresh lock (the request deadline + 15 s, not a fixed 30 s)")
+    func lockWaitFollowsTimeout() async throws {
+        let cli = try CLIProcess.locate()
+        let setup = try Setup()
+        defer { setup.remove() }
+        try await OAuthTestServer.with { server in
+            try await putExpiredLogin(server, cli, setup)
+            // Another replica holds the credential's lock (the CLI's namespace is the table).
+            let held = try await PostgresRefreshLock(endpoint: try PostgresTestServer.main(), namespace: setup.table, timeout: .seconds(10))
+                .acquire(for: CredentialKey(service: "com.example.api", account: "alice"))
+            defer { held.release() }
+            let token = try await cli.run(tokenArguments(server) + ["--timeout", "1"] + setup.backend, environment: setup.environment, seconds: 90)
+            #expect(token.status == 2, "\(token.stderr)")
+            #expect(token.stderr.contains("refresh lock: timed out after 16.0 seconds"), "\(token.stderr)")
+            #expect(await server.state.tokenRequests == 0)
+        }
     }
 
     @Test("usage errors exit 64: no --database-url, a password in the URL, a bad table name")

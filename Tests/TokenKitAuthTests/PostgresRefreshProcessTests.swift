@@ -72,38 +72,71 @@ struct PostgresRefreshProcessTests {
         await store.close()
     }
 
-    @Test("the lock holder killed with SIGKILL mid-refresh: another process refreshes within 10 s")
-    func holderKilled() async throws {
+    /// A fresh table holding an expired login, and a replica that has taken the lock, printed
+    /// REFRESHING and stalls `stall` seconds: `body` gets the holder, the server, the store
+    /// and the seeded set; the holder is killed afterwards.
+    func withHolderMidRefresh(
+        _ label: String, stall: Int,
+        _ body: @escaping @Sendable (ChildProcess.Running, OAuthTestServer, PostgresTokenStore, String, TokenSet) async throws -> Void
+    ) async throws {
         _ = try PostgresTestServer.main()
-        let table = uniqueTable("killed")
+        let table = uniqueTable(label)
         let replica = try CLIProcess.locate("tokenkit-refresh-stress")
         let store = try PostgresTestServer.freshStore(table: table)
         let key = try credentialKey
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
-            // The holder takes the lock, announces REFRESHING, then stalls for a minute.
             let holder = try ChildProcess(
-                replica.executable.path, replicaArguments(server, table: table, tasks: 1, stall: 60), environment: replicaEnvironment(),
+                replica.executable.path, replicaArguments(server, table: table, tasks: 1, stall: stall), environment: replicaEnvironment(),
                 stdin: .inherit, stderr: .discard
             ).start()
             defer { holder.signal(SIGKILL) }
             let announced = try await holder.waitForStdout(timeout: .seconds(60)) { $0.contains("REFRESHING") }.contains("REFRESHING")
             #expect(announced)
-            holder.signal(SIGKILL)
-            #expect(try await holder.wait().signal != nil)
-
-            let started = ContinuousClock.now
-            let next = try await replica.run(replicaArguments(server, table: table, tasks: 5), environment: replicaEnvironment(), seconds: 30)
-            let elapsed = ContinuousClock.now - started
-            #expect(next.status == 0, "stderr: \(next.stderr)")
-            #expect(elapsed < .seconds(10), "took \(elapsed)")
-            let stored = try #require(try await store.load(key)).tokenSet()
-            #expect(Set(next.stdout.split(separator: "\n")) == [Substring(stored.accessToken)])
-            #expect(stored.accessToken != seeded.accessToken)
-            #expect(await server.state.refreshCount == 1)
-            #expect(await server.state.reuseDetections == 0)
+            try await body(holder, server, store, table, seeded)
         }
         await store.close()
+    }
+
+    /// Runs a replica of `tasks` tasks on `table` (`store`'s); checks it printed the stored
+    /// token and that the server refreshed once.
+    func nextReplica(
+        _ server: OAuthTestServer, _ store: PostgresTokenStore, table: String, tasks: Int, environment: [String: String], seconds: Double
+    ) async throws -> TokenSet {
+        let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+        let next = try await replica.run(
+            replicaArguments(server, table: table, tasks: tasks), environment: environment, seconds: seconds)
+        #expect(next.status == 0, "stderr: \(next.stderr)")
+        let stored = try #require(try await store.load(try credentialKey)).tokenSet()
+        #expect(Set(next.stdout.split(separator: "\n")) == [Substring(stored.accessToken)])
+        #expect(await server.state.refreshCount == 1)
+        #expect(await server.state.reuseDetections == 0)
+        return stored
+    }
+
+    @Test("the lock holder killed with SIGKILL mid-refresh: another process refreshes within 10 s")
+    func holderKilled() async throws {
+        try await withHolderMidRefresh("killed", stall: 60) { holder, server, store, table, seeded in
+            holder.signal(SIGKILL)
+            #expect(try await holder.wait().signal != nil)
+            let started = ContinuousClock.now
+            let stored = try await nextReplica(server, store, table: table, tasks: 5, environment: replicaEnvironment(), seconds: 30)
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(10), "took \(elapsed)")
+            #expect(stored.accessToken != seeded.accessToken)
+        }
+    }
+
+    @Test("the lock holder frozen with SIGSTOP mid-refresh: the server ends its silent session and another process refreshes")
+    func holderFrozen() async throws {
+        try await withHolderMidRefresh("frozen", stall: 600) { holder, server, store, table, seeded in
+            // Frozen, not dead: its connection stays open and its kernel still acknowledges.
+            holder.signal(SIGSTOP)
+            var environment = replicaEnvironment()
+            environment["TOKENKIT_STRESS_LOCK_SECONDS"] = "90"  // the promise: released within 90 s
+            let stored = try await nextReplica(server, store, table: table, tasks: 3, environment: environment, seconds: 150)
+            #expect(stored.accessToken != seeded.accessToken)
+        }
     }
 }

@@ -21,6 +21,18 @@ struct PostgresEndpointTests {
         #expect(try PostgresEndpoint(url: "postgres://svc@localhost", password: nil).database == "svc")
     }
 
+    @Test("an IPv6 literal host in brackets: the address without brackets, shown with them")
+    func ipv6Literal() throws {
+        let endpoint = try PostgresEndpoint(url: "postgres://u@[::1]:5432/db", password: nil)
+        #expect(endpoint.host == "::1")
+        #expect(endpoint.port == 5432)
+        #expect(endpoint.description == "postgres://u@[::1]:5432/db")
+        let full = try PostgresEndpoint(url: "postgres://u@[2001:db8::5]/db", password: nil)
+        #expect(full.host == "2001:db8::5")
+        #expect(full.port == 5432)
+        #expect(throws: TokenStoreError.self) { try PostgresEndpoint(url: "postgres://u@[fe80::1%25eth0]/db", password: nil) }
+    }
+
     @Test("bad URLs are refused with the reason, never echoing a password", arguments: [
         ("postgres://svc:hunter2@db/tokens", "must not contain a password"),
         ("mysql://svc@db/tokens", "postgres://"),

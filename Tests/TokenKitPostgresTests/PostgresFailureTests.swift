@@ -1,7 +1,6 @@
 import Foundation
 import PostgresTestSupport
 import Testing
-import TokenKitAuth
 import TokenKitPostgres
 import TokenKitStore
 
@@ -20,7 +19,7 @@ struct PostgresFailureTests {
         #expect(error?.code == .io)
         #expect(error?.message.contains("cannot connect to PostgreSQL at postgres://nobody@127.0.0.1:1/x") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("pw-secret") == false)
-        let lockError = await #expect(throws: AuthError.self) { _ = try await PostgresRefreshLock(endpoint: endpoint).acquire(for: key) }
+        let lockError = await #expect(throws: TokenStoreError.self) { _ = try await PostgresRefreshLock(endpoint: endpoint).acquire(for: key) }
         #expect(lockError?.code == .lock)
         #expect(lockError?.message.contains("cannot connect") == true)
     }
@@ -50,7 +49,7 @@ struct PostgresFailureTests {
         #expect(error?.message.contains("cannot connect to PostgreSQL at postgres://nobody@127.0.0.1:\(silent.port)/x") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("pw-secret") == false)
         started = ContinuousClock.now
-        let lockError = await #expect(throws: AuthError.self) {
+        let lockError = await #expect(throws: TokenStoreError.self) {
             _ = try await PostgresRefreshLock(endpoint: endpoint, timeout: .seconds(2)).acquire(for: key)
         }
         #expect(ContinuousClock.now - started < .seconds(6))
@@ -107,7 +106,7 @@ struct PostgresFailureTests {
                 }
                 #expect(ContinuousClock.now - started < .seconds(7), "a call while the server is down must fail within its timeout")
             }
-            let lockError = await #expect(throws: AuthError.self) { _ = try await lock.acquire(for: counter) }
+            let lockError = await #expect(throws: TokenStoreError.self) { _ = try await lock.acquire(for: counter) }
             #expect(lockError?.code == .lock)
         }
         try PostgresTestServer.control("start")

@@ -1,7 +1,6 @@
 import Foundation
 import PostgresTestSupport
 import Testing
-import TokenKitAuth
 @testable import TokenKitPostgres
 import TokenKitStore
 
@@ -31,7 +30,7 @@ struct PostgresRefreshLockTests {
         let key = try CredentialKey(service: "svc", account: "a")
         let held = try await lock.acquire(for: key)
         let started = ContinuousClock.now
-        let error = await #expect(throws: AuthError.self) { _ = try await lock.acquire(for: key) }
+        let error = await #expect(throws: TokenStoreError.self) { _ = try await lock.acquire(for: key) }
         #expect(error?.code == .lock)
         #expect(error?.message.contains("timed out") == true)
         #expect(ContinuousClock.now - started >= .milliseconds(900))
@@ -65,5 +64,33 @@ struct PostgresRefreshLockTests {
         let next = try await lock.acquire(for: key)
         #expect(ContinuousClock.now - started < .seconds(3))
         next.release()
+    }
+
+    @Test("a holder whose host vanishes (no FIN, no RST, silence) loses the lock to a waiter within 90 s")
+    func vanishedHolder() async throws {
+        let endpoint = try PostgresTestServer.main()
+        let relay = try BlackholeRelay(upstreamPort: endpoint.port)
+        defer { relay.close() }
+        var throughRelay = endpoint
+        throughRelay.port = relay.port
+        let namespace = uniqueTable("vanish")
+        let key = try CredentialKey(service: "svc", account: "a")
+        let held = try await PostgresRefreshLock(endpoint: throughRelay, namespace: namespace, timeout: .seconds(10)).acquire(for: key)
+        defer { held.release() }
+        relay.vanish()
+        // The server hears nothing more from the holder; it ends the silent session
+        // (idle_session_timeout, 60 s) and the waiter, allowed 90 s, gets the lock.
+        let next = try await PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: .seconds(90)).acquire(for: key)
+        next.release()
+    }
+
+    @Test("the lock's sessions ask the server to end a silent holder and to probe the connection")
+    func sessionSettings() {
+        let settings = Dictionary(uniqueKeysWithValues: PostgresRefreshLock.sessionSettings(lockTimeout: .seconds(45)))
+        #expect(settings["lock_timeout"] == "45000")
+        #expect(settings["idle_session_timeout"] == "60000")
+        #expect(PostgresRefreshLock.holderSilence <= .seconds(90) - PostgresRefreshLock.heartbeat)
+        #expect(PostgresRefreshLock.heartbeat * 3 <= PostgresRefreshLock.holderSilence)
+        #expect(settings["tcp_keepalives_idle"] != nil && settings["tcp_user_timeout"] != nil)
     }
 }

@@ -52,8 +52,11 @@ struct PostgresTokenStoreTests {
         let saveError = await #expect(throws: TokenStoreError.self) { try await wrong.save(Credential(secret: [9]), for: key) }
         #expect(saveError?.code == .wrongPassphrase)
         #expect(try await replica.load(key)?.secret == [1, 2, 3])
-        // Listing reads only metadata, so it works without the right key.
-        #expect(try await wrong.accounts(service: key.service).map(\.account) == ["alice"])
+        // Nor deletes it (issue 24: refused like the file backend), nor lists with it.
+        let deleteError = await #expect(throws: TokenStoreError.self) { try await wrong.delete(key) }
+        #expect(deleteError?.code == .wrongPassphrase)
+        #expect(try await replica.load(key)?.secret == [1, 2, 3])
+        await #expect(throws: TokenStoreError.self) { try await wrong.accounts(service: key.service) }
         for store in [first, replica, wrong] { await store.close() }
     }
 
@@ -121,6 +124,17 @@ struct PostgresTokenStoreTests {
             let salts = try PostgresTestServer.psql("SELECT count(*) FROM \(table)_keys")
             #expect(salts == "1")
         }
+    }
+
+    @Test("an IPv6 literal host (postgres://u@[::1]:PORT/db) reaches the server",
+          .enabled(if: PostgresTestServer.environment["WITH_POSTGRES_IPV6_URL"] != nil, "no IPv6 loopback on this machine"))
+    func ipv6Host() async throws {
+        let endpoint = try PostgresTestServer.endpoint(from: "WITH_POSTGRES_IPV6_URL")
+        #expect(endpoint.host == "::1")
+        let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: uniqueTable("ipv6")))
+        try await store.save(Credential(secret: [6]), for: key)
+        #expect(try await store.load(key)?.secret == [6])
+        await store.close()
     }
 
     @Test("table names are validated as plain identifiers", arguments: [

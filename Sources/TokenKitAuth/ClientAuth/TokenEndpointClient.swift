@@ -4,8 +4,9 @@ import Logging
 /// Sends one grant to a token endpoint: the form, the client authentication, a DPoP proof
 /// when the login is DPoP-bound, and one retry when the server asks for a DPoP nonce.
 ///
-/// Shared by every grant (refresh, client credentials, code exchange) so that each gets the
-/// same client authentication, proof and error mapping. Never retries for any other reason.
+/// Shared by every grant (refresh, client credentials, code exchange, device polling) so that
+/// each gets the same client authentication, proof, response cap and error mapping; what the
+/// answer means is decided by ``TokenResponseAdmission``. Never retries for any other reason.
 struct TokenEndpointClient: Sendable {
     let tokenEndpoint: URL
     let clientID: String

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import TokenKit
+internal import TokenKitCrypto
 import TokenKitStore
 internal import TokenKitPrimitives
 
@@ -17,7 +19,14 @@ internal import TokenKitPrimitives
 /// - With `dpop: true`, tokens are DPoP-bound (RFC 9449): a key is generated the first time
 ///   and kept with the token set (so re-acquired tokens stay bound to the same key), every
 ///   request carries a proof, and `token_type` `DPoP` is accepted.
-/// - A refresh token in the answer is ignored (RFC 6749 §4.4.3: the client re-authenticates).
+/// - Every answer goes through ``TokenResponseAdmission`` (character sets, `token_type` —
+///   `DPoP` exactly when a proof was sent —, `expires_in` or 5 minutes, and an ID token
+///   validated through ``idTokenIssuer`` or the answer refused). A refresh token in the answer
+///   is ignored (RFC 6749 §4.4.3: the client re-authenticates).
+/// - The cached token is keyed by everything that changes it: the token endpoint, the client
+///   id, the scopes and the DPoP key (or its absence) are recorded with it
+///   (``bindingMetadataKey``), and a stored set recorded for another configuration is never
+///   handed out (``accepts(_:)``): a new token is acquired in its place.
 /// - Tokens, secrets and keys never reach errors or logs.
 ///
 /// It does not validate the access token itself (it may be opaque), nor check the granted
@@ -35,12 +44,18 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
     public let dpop: Bool
     /// The largest response body accepted.
     public let maxResponseBytes: Int
+    /// Whose ID tokens are accepted in an answer (`nil`: an answer with an ID token is refused).
+    public let idTokenIssuer: IDTokenIssuer?
+    /// The lifetime given to an access token whose answer has no `expires_in` (5 minutes by default).
+    public let assumedLifetime: Duration
     private let client: TokenEndpointClient
     private let clock: any TokenClock
     private let logger: Logger?
+    /// The requested scopes, sorted and without repeats (order does not change a token).
+    private let scopes: [String]
 
     /// Creates the grant (each request bounded in total by `requestTimeout` and in size by
-    /// `maxResponseBytes`); throws ``AuthError/Code/invalidConfiguration`` for an unsafe
+    /// `maxResponseBytes`; an answer without `expires_in` lives `assumedLifetime`); throws ``AuthError/Code/invalidConfiguration`` for an unsafe
     /// endpoint, an empty client id, a public client, or an empty scope.
     public init(
         tokenEndpoint: URL,
@@ -52,6 +67,8 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
         clock: any TokenClock = SystemClock(),
         maxResponseBytes: Int = 64 * 1024,
         requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
+        assumedLifetime: Duration = TokenResponseAdmission.assumedLifetime,
+        idTokenIssuer: IDTokenIssuer? = nil,
         logger: Logger? = nil
     ) throws(AuthError) {
         self.client = try TokenEndpointClient(
@@ -69,15 +86,54 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
         self.clientID = clientID
         self.clientAuthentication = clientAuthentication
         self.scope = scopes.isEmpty ? nil : scopes.joined(separator: " ")
+        self.scopes = Set(scopes).sorted()
         self.dpop = dpop
+        self.idTokenIssuer = idTokenIssuer
+        self.assumedLifetime = assumedLifetime
         self.maxResponseBytes = maxResponseBytes
         self.clock = clock
         self.logger = logger
     }
 
-    /// Requests a new access token; keeps `previous`'s DPoP key (or makes one when `dpop` is
-    /// on and there is none) and its metadata.
+    /// The metadata key under which a cached token set records the configuration it was
+    /// acquired for (``binding(dpopThumbprint:)``).
+    public static let bindingMetadataKey = "client_credentials.binding"
+
+    /// Whether `stored` was acquired for this configuration (same token endpoint, client id,
+    /// scopes and DPoP key, or none of a key when DPoP is off). A set recorded for another
+    /// configuration, or without a record (a login, a set from an older release), is not.
+    public func accepts(_ stored: TokenSet) -> Bool {
+        guard let recorded = stored.metadata[Self.bindingMetadataKey] else { return false }
+        let thumbprint: String?
+        if dpop {
+            guard let json = stored.dpopKey, let key = try? DPoPKey(privateJWK: json) else { return false }
+            thumbprint = key.thumbprint
+        } else {
+            guard stored.dpopKey == nil else { return false }
+            thumbprint = nil
+        }
+        return Array(recorded.utf8) == Array(binding(dpopThumbprint: thumbprint).utf8)
+    }
+
+    /// `v1:` and the base64url SHA-256 of the token endpoint, the client id, the sorted scopes
+    /// and the DPoP key thumbprint (or `bearer`), joined by NUL bytes.
+    func binding(dpopThumbprint: String?) -> String {
+        var input: [UInt8] = []
+        for part in [tokenEndpoint.absoluteString, clientID, scopes.joined(separator: " "), dpopThumbprint.map { "dpop " + $0 } ?? "bearer"] {
+            if !input.isEmpty { input.append(0) }
+            input += part.utf8
+        }
+        // SHA-256 of a short input cannot fail short of a broken OpenSSL; the input itself
+        // (no secret in it) is the fallback, which still tells configurations apart.
+        let digest = (try? SHA256Digest.hash(input)) ?? input
+        return "v1:" + Base64URL.encode(digest)
+    }
+
+    /// Requests a new access token. A `previous` set acquired for this configuration
+    /// (``accepts(_:)``) lends its DPoP key and metadata; any other is replaced outright (a new
+    /// DPoP key is made when `dpop` is on).
     public func acquire(replacing previous: TokenSet?) async throws(AuthError) -> TokenSet {
+        let previous = previous.flatMap { accepts($0) ? $0 : nil }
         var dpopKey: DPoPKey?
         var storedKey = previous?.dpopKey
         if dpop {
@@ -95,21 +151,20 @@ public struct OAuth2ClientCredentialsGrant: TokenAcquirer {
         if let scope { form.append(("scope", scope)) }
         logger?.debug("requesting a client credentials token", metadata: ["endpoint": "POST \(tokenEndpoint)", "dpop": "\(dpop)"])
         let response = try await client.post(form, dpopKey: dpopKey)
-        let base = TokenSet(accessToken: "", tokenType: nil, metadata: previous?.metadata ?? [:], dpopKey: storedKey)
+        var metadata = previous?.metadata ?? [:]
+        metadata[Self.bindingMetadataKey] = binding(dpopThumbprint: dpopKey?.thumbprint)
+        let base = TokenSet(accessToken: "", tokenType: nil, metadata: metadata, dpopKey: storedKey)
+        let expectation = TokenResponseAdmission.Expectation(
+            grant: .clientCredentials, dpop: dpopKey != nil,
+            idToken: IDTokenExpectation(issuer: idTokenIssuer, clientID: clientID, nonce: nil, subject: nil, required: false),
+            maxBytes: maxResponseBytes, assumedLifetime: assumedLifetime)
         do throws(AuthError) {
-            var fresh = try TokenEndpointResponse.tokenSet(
-                from: response, previous: base, now: clock.now, maxBytes: maxResponseBytes, dpop: dpop)
-            fresh.refreshToken = nil
-            fresh.idToken = nil
+            let fresh = try await TokenResponseAdmission.admit(response, expectation, previous: base, now: clock.now, transport: client.transport)
             logger?.debug("token endpoint issued a client credentials token")
             return fresh
         } catch {
             logger?.info("token endpoint refused the client credentials grant", metadata: ["reason": "\(error.message)"])
-            guard let oauthError = error.oauthError else { throw error }
-            throw AuthError(
-                code: .refreshRejected,
-                message: "the token endpoint rejected the client credentials grant: \(oauthError) (HTTP \(response.status))",
-                oauthError: oauthError)
+            throw error
         }
     }
 

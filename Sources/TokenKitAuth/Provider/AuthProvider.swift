@@ -21,7 +21,8 @@ import TokenKitStore
 /// - A failed refresh is not cached: the next call tries again, subject to ``RefreshBackoff``.
 /// - With a ``TokenAcquirer`` as refresher (the client credentials grant), nothing stored or
 ///   no refresh token is not a sign-in error: the provider acquires a new token set, with the
-///   same single flight, lock, re-read and compare-and-swap as a refresh.
+///   same single flight, lock, re-read and compare-and-swap as a refresh; a stored set the
+///   acquirer does not accept (cached for another configuration) is never handed out.
 /// - Tokens never appear in errors, events or log messages, and an access token is handed
 ///   out only if it is an RFC 6750 Bearer token (``TokenCharacterSet``), stored or refreshed.
 ///
@@ -232,7 +233,7 @@ public actor AuthProvider {
     private func resolve(known: CurrentCredential?, rejected: String?) async -> Result<CurrentCredential, AuthError> {
         do throws(AuthError) {
             // First use: a fresh stored token needs neither the lock nor the server.
-            if known == nil, rejected == nil, let stored = try await load(), !isExpiring(stored.tokenSet) {
+            if known == nil, rejected == nil, let stored = try await load(), isUsable(stored, rejected: nil) {
                 return .success(stored)
             }
             if let notBefore = retryNotBefore, clock.now < notBefore {
@@ -242,7 +243,7 @@ public actor AuthProvider {
                     code: .retryLater,
                     message: "refreshing failed \(failures) times in a row (last: \(lastFailure?.message ?? "unknown")); next attempt in \(wait) s")
             }
-            let lease = try await lock?.acquire(for: key)
+            let lease = try await takeLock()
             defer { lease?.release() }
             guard let stored = try await load() else {
                 guard let acquirer else { throw AuthError.signInRequired("no credential is stored for \(key)") }
@@ -260,6 +261,11 @@ public actor AuthProvider {
 
     /// Calls the refresher for `stored` and saves the result with compare-and-swap.
     private func refresh(_ stored: CurrentCredential, rejected: String?) async throws(AuthError) -> CurrentCredential {
+        if let acquirer, !acquirer.accepts(stored.tokenSet) {
+            // Cached for another configuration (another endpoint, client, scopes or DPoP key):
+            // never handed out, never refreshed with this client; replaced by a new token.
+            return try await acquire(with: acquirer, replacing: stored, rejected: rejected)
+        }
         guard let refreshToken = stored.tokenSet.refreshToken, !refreshToken.isEmpty else {
             if let acquirer { return try await acquire(with: acquirer, replacing: stored, rejected: rejected) }
             throw AuthError.signInRequired(rejected == nil
@@ -313,6 +319,21 @@ public actor AuthProvider {
         return saved
     }
 
+    /// Takes the cross-process lock, when there is one; its failures become
+    /// ``AuthError/Code/lock`` (or ``AuthError/Code/cancelled``) with the lock's own message.
+    private func takeLock() async throws(AuthError) -> RefreshLockLease? {
+        guard let lock else { return nil }
+        do throws(TokenStoreError) {
+            return try await lock.acquire(for: key)
+        } catch where error.code == .cancelled {
+            throw .cancelled
+        } catch where error.code == .lock {
+            throw AuthError(code: .lock, message: error.message)
+        } catch {
+            throw .lock(error.message)
+        }
+    }
+
     /// Reads the stored credential; `nil` when none is stored.
     private func load() async throws(AuthError) -> CurrentCredential? {
         let credential: Credential?
@@ -328,9 +349,10 @@ public actor AuthProvider {
         return CurrentCredential(credential: credential, tokenSet: tokenSet)
     }
 
-    /// Whether `stored` can be handed out: not expiring, and not the token the server refused.
+    /// Whether `stored` can be handed out: not expiring, not the token the server refused,
+    /// and (with a ``TokenAcquirer``) acquired for the acquirer's configuration.
     private func isUsable(_ stored: CurrentCredential, rejected: String?) -> Bool {
-        stored.tokenSet.accessToken != rejected && !isExpiring(stored.tokenSet)
+        stored.tokenSet.accessToken != rejected && !isExpiring(stored.tokenSet) && (acquirer?.accepts(stored.tokenSet) ?? true)
     }
 
     /// Whether `tokenSet`'s access token expires within ``skew`` (never, when its expiry is unknown).

@@ -15,11 +15,18 @@ import TokenKitStore
 ///   request).
 /// - When the token set is DPoP-bound (``TokenKitStore/TokenSet/dpopKey``), the request
 ///   carries a proof signed by that key, a `use_dpop_nonce` answer is retried once with the
-///   server's nonce, and `token_type` `DPoP` is accepted; the key stays with the new set.
-/// - `invalid_grant` throws ``AuthError/Code/signInRequired``; other OAuth errors throw
+///   server's nonce, and the answer must be `token_type` `DPoP` (a Bearer answer is refused);
+///   the key stays with the new set.
+/// - The answer goes through ``TokenResponseAdmission``, the gate every grant shares:
+///   `invalid_grant` throws ``AuthError/Code/signInRequired``; other OAuth errors throw
 ///   ``AuthError/Code/refreshRejected`` with the server's `error` code; non-JSON, oversized or
 ///   malformed answers throw ``AuthError/Code/invalidResponse`` naming the problem, and so
 ///   does a token outside its character set (``TokenCharacterSet``): it is never returned.
+///   An answer without `expires_in` gets ``assumedLifetime`` (5 minutes by default).
+/// - An ID token in the answer is validated like a login's — through ``idTokenIssuer``, else
+///   the issuer and JWKS stored with the login (``LoginConfiguration``) when it was made for
+///   this client — and must name the stored login's subject; otherwise the answer is refused
+///   with ``AuthError/Code/invalidIDToken`` and nothing is returned.
 /// - Tokens and the client secret never reach errors or logs.
 ///
 /// It does not validate the new access token beyond its characters (it may be opaque); it does not check that
@@ -37,9 +44,11 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
     public let maxResponseBytes: Int
     /// The total time one token request may take (connect, send, wait, read the body).
     public let requestTimeout: Duration
-    /// The lifetime given to an access token whose response has no `expires_in` (and that is
-    /// not a JWT with `exp`, which wins); `nil` keeps such a token until the server rejects it.
-    public let assumedLifetime: Duration?
+    /// The lifetime given to an access token whose response has no `expires_in` (a JWT's own
+    /// `exp` still wins when the provider decides to refresh); 5 minutes by default.
+    public let assumedLifetime: Duration
+    /// Whose ID tokens are accepted in an answer; `nil` uses the issuer stored with the login.
+    public let idTokenIssuer: IDTokenIssuer?
     private let client: TokenEndpointClient
     private let clock: any TokenClock
     private let logger: Logger?
@@ -55,7 +64,8 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         clock: any TokenClock = SystemClock(),
         maxResponseBytes: Int = 64 * 1024,
         requestTimeout: Duration = HTTPTransportRequest.defaultTimeout,
-        assumedLifetime: Duration? = nil,
+        assumedLifetime: Duration = TokenResponseAdmission.assumedLifetime,
+        idTokenIssuer: IDTokenIssuer? = nil,
         logger: Logger? = nil
     ) throws(AuthError) {
         self.client = try TokenEndpointClient(
@@ -69,6 +79,7 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         self.maxResponseBytes = maxResponseBytes
         self.requestTimeout = requestTimeout
         self.assumedLifetime = assumedLifetime
+        self.idTokenIssuer = idTokenIssuer
         self.clock = clock
         self.logger = logger
     }
@@ -81,10 +92,15 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
         let dpopKey = try tokenSet.dpopKey.map { json throws(AuthError) in try DPoPKey(privateJWK: json) }
         logger?.debug("refreshing access token", metadata: ["endpoint": "POST \(tokenEndpoint)", "dpop": "\(dpopKey != nil)"])
         let response = try await client.post(form(refreshToken: refreshToken), dpopKey: dpopKey)
+        let expectation = TokenResponseAdmission.Expectation(
+            grant: .refreshToken, dpop: dpopKey != nil,
+            idToken: IDTokenExpectation(
+                issuer: idTokenIssuer ?? storedIssuer(of: tokenSet), clientID: clientID, nonce: nil,
+                subject: tokenSet.metadata[IDTokenExpectation.subjectKey], required: false),
+            maxBytes: maxResponseBytes, assumedLifetime: assumedLifetime)
         do throws(AuthError) {
-            let fresh = try TokenEndpointResponse.tokenSet(
-                from: response, previous: tokenSet, now: clock.now, maxBytes: maxResponseBytes, dpop: dpopKey != nil,
-                assumedLifetime: assumedLifetime)
+            let fresh = try await TokenResponseAdmission.admit(
+                response, expectation, previous: tokenSet, now: clock.now, transport: client.transport)
             logger?.debug("token endpoint issued a new token set", metadata: [
                 "rotated": "\(fresh.refreshToken != tokenSet.refreshToken)",
             ])
@@ -93,6 +109,15 @@ public struct OAuth2RefreshTokenGrant: TokenRefresher {
             logger?.info("token endpoint refused the refresh", metadata: ["reason": "\(error.message)"])
             throw error
         }
+    }
+
+    /// The ID-token issuer stored with the login in `tokenSet`, when that login was made for
+    /// this grant's client (a login of another client never lends its issuer).
+    private func storedIssuer(of tokenSet: TokenSet) -> IDTokenIssuer? {
+        guard let stored = try? LoginConfiguration(storedIn: tokenSet), Array(stored.clientID.utf8) == Array(clientID.utf8) else {
+            return nil
+        }
+        return stored.idTokenIssuer
     }
 
     /// The grant's form fields (client authentication is added by the endpoint client).

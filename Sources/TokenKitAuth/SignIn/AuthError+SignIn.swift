@@ -12,6 +12,10 @@ extension AuthError.Code {
     /// The sign-in did not finish in time: the browser never came back before the timeout, or
     /// the device code expired (`expired_token`).
     public static let signInExpired = AuthError.Code("sign-in-expired")
+    /// The one-time start URL of a browser sign-in was requested a second time: another
+    /// program may have read it (from the browser's command line) and started the sign-in
+    /// with its own account, so the sign-in was ended and nothing was stored.
+    public static let startURLReused = AuthError.Code("start-url-reused")
 }
 
 extension AuthError {

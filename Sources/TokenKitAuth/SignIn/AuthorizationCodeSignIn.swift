@@ -6,18 +6,24 @@ internal import TokenKitPrimitives
 /// Sign-in for a native app with the authorization code grant, PKCE (S256) and a loopback
 /// redirect (RFC 6749 §4.1, RFC 7636, RFC 8252, RFC 9207, OpenID Connect Core §3.1).
 ///
-/// ``signIn()``: binds a one-shot listener on `127.0.0.1` (ephemeral port unless
-/// ``redirectPort`` is set), opens the authorization URL through the ``BrowserOpener``, waits up
-/// to ``timeout`` for the redirect, checks `state` (and `iss` when the server sends it), exchanges
-/// the code with the PKCE verifier, validates the ID token when `openid` was requested, and
-/// returns the token set with the ``LoginConfiguration`` (and the ID token's `sub`) in its
-/// metadata. Nothing is stored here: the caller saves the result.
+/// ``signIn()``: binds a listener on `127.0.0.1` (ephemeral port unless ``redirectPort`` is
+/// set), hands the ``BrowserOpener`` the one-time start URL (`http://127.0.0.1:PORT/start/…`,
+/// which redirects once to the authorization URL, so `state`, the PKCE challenge and the
+/// nonce never appear in a process's argv or environment), waits up to ``timeout`` for the
+/// redirect, ignores callbacks with a wrong or missing `state` (anyone on this machine can
+/// call the port), checks `iss` (required when discovery promised it, RFC 9207), exchanges
+/// the code with the PKCE verifier, and admits the answer through the token-response gate
+/// (``TokenResponseAdmission``: the ID token validated, with this sign-in's nonce). Returns
+/// the token set with the ``LoginConfiguration`` and the ID token's `sub` (and `email`) in
+/// its metadata. Nothing is stored here: the caller saves the result.
 ///
 /// Errors: ``AuthError/Code/accessDenied`` (`error=access_denied`),
 /// ``AuthError/Code/authorizationFailed`` (other OAuth errors, a replayed or expired code),
-/// ``AuthError/Code/responseMismatch`` (bad `state` or `iss`), ``AuthError/Code/invalidIDToken``,
-/// ``AuthError/Code/signInExpired`` (timeout), ``AuthError/Code/network`` and
-/// ``AuthError/Code/invalidResponse`` (server failures). None contains a code, token or secret.
+/// ``AuthError/Code/responseMismatch`` (another or a missing `iss`, a repeated parameter),
+/// ``AuthError/Code/startURLReused`` (the start URL was opened twice),
+/// ``AuthError/Code/invalidIDToken``, ``AuthError/Code/signInExpired`` (timeout),
+/// ``AuthError/Code/network`` and ``AuthError/Code/invalidResponse`` (server failures). None
+/// contains a code, token or secret.
 public struct AuthorizationCodeSignIn: Sendable {
     /// Issuer, endpoints and client.
     public let configuration: LoginConfiguration
@@ -58,7 +64,10 @@ public struct AuthorizationCodeSignIn: Sendable {
     /// One authorization request in flight: its listener and the values the answer must match.
     struct Pending: Sendable {
         let listener: LoopbackRedirectListener
+        /// The authorization URL (only ever sent as the start URL's redirect).
         let url: URL
+        /// The one-time start URL the browser is given.
+        let startURL: URL
         let state: String
         let nonce: String?
         let pkce: PKCE
@@ -72,7 +81,7 @@ public struct AuthorizationCodeSignIn: Sendable {
         // waits for our answer.
         async let received = receiveResult(pending)
         do {
-            try await opener.open(pending.url)
+            try await opener.open(pending.startURL)
         } catch {
             pending.listener.closeSocket()
             _ = await received
@@ -84,7 +93,7 @@ public struct AuthorizationCodeSignIn: Sendable {
     /// The opener (tests drive the steps one by one).
     var openerForTests: any BrowserOpener { opener }
 
-    /// Binds the listener and builds the authorization URL.
+    /// Binds the listener, builds the authorization URL and the start URL leading to it.
     func prepare() throws(AuthError) -> Pending {
         let listener = try LoopbackRedirectListener(port: redirectPort)
         let state = try SignInRandom.token()
@@ -104,7 +113,8 @@ public struct AuthorizationCodeSignIn: Sendable {
         items += pairs.map { URLQueryItem(name: FormURLEncoding.encode($0.0), value: FormURLEncoding.encode($0.1)) }
         components.percentEncodedQueryItems = items
         guard let url = components.url else { throw .invalidConfiguration("cannot build the authorization URL") }
-        return Pending(listener: listener, url: url, state: state, nonce: nonce, pkce: pkce)
+        let startURL = try listener.startURL(redirectingTo: url)
+        return Pending(listener: listener, url: url, startURL: startURL, state: state, nonce: nonce, pkce: pkce)
     }
 
     private func receiveResult(_ pending: Pending) async -> Result<String, AuthError> {
@@ -115,79 +125,67 @@ public struct AuthorizationCodeSignIn: Sendable {
     func receiveCode(_ pending: Pending) async throws(AuthError) -> String {
         let expectedState = pending.state
         let issuer = configuration.issuer
+        let requireIssuer = configuration.requiresAuthorizationResponseIssuer
         let callback = try await pending.listener.waitForCallback(timeout: timeout) { callback in
-            Self.judge(callback, state: expectedState, issuer: issuer)
+            Self.judge(callback, state: expectedState, issuer: issuer, requireIssuer: requireIssuer)
         }
         return callback.value(of: "code") ?? ""
     }
 
-    /// `nil` when the callback is the answer to this request with a code; else the error.
-    static func judge(_ callback: LoopbackRedirectListener.Callback, state: String, issuer: String?) -> AuthError? {
+    /// The verdict on one callback: ignored unless its `state` is this sign-in's (a forged
+    /// callback cannot end the sign-in); with the right `state`, refused for another `iss`, a
+    /// code without `iss` when `requireIssuer` (RFC 9207 §2.4; an error response without it is
+    /// tolerated: it redeems nothing), a repeated parameter, an OAuth error or no usable code;
+    /// else accepted.
+    static func judge(_ callback: LoopbackRedirectListener.Callback, state: String, issuer: String?, requireIssuer: Bool) -> CallbackVerdict {
+        guard !callback.duplicated.containsByteIdentical("state"), let received = callback.value(of: "state"), ConstantTime.equal(received, state) else {
+            return .ignore("\(callback.value(of: "state") == nil ? "no" : "a wrong") state")
+        }
         if !callback.duplicated.isEmpty {
-            return .init(code: .responseMismatch, message: "the authorization response repeats a parameter (\(callback.duplicated.sorted().joined(separator: ", ")))")
+            return .refuse(.init(code: .responseMismatch, message: "the authorization response repeats a parameter (\(callback.duplicated.sorted().joined(separator: ", ")))"))
         }
-        guard let received = callback.value(of: "state"), ConstantTime.equal(received, state) else {
-            return .init(code: .responseMismatch, message: "the authorization response has \(callback.value(of: "state") == nil ? "no" : "a wrong") state (not the answer to this sign-in)")
-        }
-        // RFC 9207: the issuer identifier, byte for byte (never Unicode canonical equivalence).
-        if let iss = callback.value(of: "iss"), let issuer, !iss.isByteIdentical(to: issuer) {
-            return .init(code: .responseMismatch, message: "the authorization response comes from another issuer (iss mismatch)")
+        if let iss = callback.value(of: "iss") {
+            if let issuer, !iss.isByteIdentical(to: issuer) {
+                return .refuse(.init(code: .responseMismatch, message: "the authorization response comes from another issuer (iss mismatch)"))
+            }
+        } else if requireIssuer, callback.value(of: "error") == nil {
+            // Only a code can be redeemed at the wrong server (mix-up): an error without iss
+            // just ends the sign-in (django-oauth-toolkit, for one, leaves it out of errors).
+            return .refuse(.init(code: .responseMismatch, message: "the authorization response has no iss, though the issuer says it always sends one (RFC 9207)"))
         }
         if let error = callback.value(of: "error") {
             let shown = TokenEndpointResponse.printable(error, limit: 64)
             let detail = callback.value(of: "error_description").map { " (\(TokenEndpointResponse.printable($0, limit: 200)))" } ?? ""
             if error.isByteIdentical(to: "access_denied") {
-                return .init(code: .accessDenied, message: "access denied: the sign-in was refused\(detail)", oauthError: error)
+                return .refuse(.init(code: .accessDenied, message: "access denied: the sign-in was refused\(detail)", oauthError: error))
             }
-            return .authorizationFailed("the authorization server refused the sign-in: \(shown)\(detail)", oauthError: shown)
+            return .refuse(.authorizationFailed("the authorization server refused the sign-in: \(shown)\(detail)", oauthError: shown))
         }
         guard let code = callback.value(of: "code"), !code.isEmpty, code.utf8.count <= 4096 else {
-            return .authorizationFailed("the authorization response has no usable code", oauthError: nil)
+            return .refuse(.authorizationFailed("the authorization response has no usable code", oauthError: nil))
         }
-        return nil
+        return .accept
     }
 
-    /// Exchanges `code` (RFC 6749 §4.1.3 with the PKCE verifier) and validates the result.
+    /// Exchanges `code` (RFC 6749 §4.1.3 with the PKCE verifier) and admits the answer through
+    /// the token-response gate (the ID token validated with this sign-in's nonce).
     func exchange(code: String, pending: Pending) async throws(AuthError) -> TokenSet {
         let form: [(String, String)] = [
             ("grant_type", "authorization_code"), ("code", code),
             ("redirect_uri", pending.listener.redirectURI.absoluteString), ("code_verifier", pending.pkce.verifier),
         ]
-        let request = try clientAuthentication.formPost(to: configuration.tokenEndpoint, clientID: configuration.clientID, form: form, now: clock.now)
-        let response = try await SignInTokenRequest.send(request, "the token request", transport: transport)
-        var tokenSet = try SignInTokenRequest.tokenSet(from: response, rejecting: "the authorization code", now: clock.now)
-        tokenSet = try await SignInIDToken.check(
-            tokenSet, configuration: configuration, openid: scopes.containsByteIdentical("openid"), nonce: pending.nonce,
-            transport: transport, now: clock.now)
+        let client = try TokenEndpointClient(
+            tokenEndpoint: configuration.tokenEndpoint, clientID: configuration.clientID, clientAuthentication: clientAuthentication,
+            transport: transport, clock: clock, logger: nil, maxResponseBytes: SignInTokenRequest.maxResponseBytes)
+        let response = try await client.post(form, dpopKey: nil)
+        let expectation = TokenResponseAdmission.Expectation(
+            grant: .authorizationCode, dpop: false,
+            idToken: IDTokenExpectation(
+                issuer: configuration.idTokenIssuer, clientID: configuration.clientID, nonce: pending.nonce, subject: nil,
+                required: scopes.containsByteIdentical("openid")),
+            maxBytes: SignInTokenRequest.maxResponseBytes)
+        let tokenSet = try await TokenResponseAdmission.admit(
+            response, expectation, previous: TokenSet(accessToken: "", tokenType: nil), now: clock.now, transport: transport)
         return configuration.stored(in: tokenSet)
-    }
-}
-
-/// The ID-token step shared by the sign-in flows.
-enum SignInIDToken {
-    /// The metadata key holding the validated ID token's `sub`.
-    static let subjectKey = "login.subject"
-
-    /// Validates `tokenSet.idToken` when `openid` was requested (it must be present) or when
-    /// the server sent one anyway; records its `sub`.
-    static func check(
-        _ tokenSet: TokenSet, configuration: LoginConfiguration, openid: Bool, nonce: String?,
-        transport: any HTTPTransport, now: Date
-    ) async throws(AuthError) -> TokenSet {
-        guard let idToken = tokenSet.idToken else {
-            if openid { throw AuthError(code: .invalidIDToken, message: "scope openid was requested but no ID token came back") }
-            return tokenSet
-        }
-        guard let issuer = configuration.issuer, let jwksURI = configuration.jwksURI else {
-            if openid { throw .invalidConfiguration("no issuer and JWKS to validate the ID token") }
-            var copy = tokenSet
-            copy.idToken = nil  // an ID token that cannot be validated is not kept
-            return copy
-        }
-        let keys = try await SignInDiscovery.keys(jwksURI, transport: transport)
-        let claims = try IDTokenValidator(issuer: issuer, clientID: configuration.clientID).validate(idToken, nonce: nonce, keys: keys, now: now)
-        var copy = tokenSet
-        if let subject = try? claims.subject() { copy.metadata[subjectKey] = subject }
-        return copy
     }
 }

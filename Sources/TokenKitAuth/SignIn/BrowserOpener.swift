@@ -1,10 +1,11 @@
 import Foundation
 
-/// Shows the authorization URL to the user: opens a browser, prints it, or (in tests) runs a
-/// scripted user agent.
+/// Shows the sign-in URL to the user: opens a browser, prints it, or (in tests) runs a
+/// scripted user agent. ``AuthorizationCodeSignIn`` hands it the one-time loopback start URL,
+/// never the authorization URL itself.
 ///
 /// Conformers must return once the URL is handed over (not when the user is done) and must
-/// not log the URL's query (it carries `state` and the PKCE challenge).
+/// not log it.
 public protocol BrowserOpener: Sendable {
     /// Hands `url` to the user.
     func open(_ url: URL) async throws(AuthError)
@@ -15,14 +16,28 @@ public protocol BrowserOpener: Sendable {
 /// `xdg-open`. The program runs detached from the caller's stdin/stdout (stderr is kept); it is
 /// reaped when it exits and never waited for.
 ///
-/// Throws ``AuthError/Code/invalidConfiguration`` when the program cannot be started. It does
-/// not know whether a browser actually showed the page: the sign-in timeout covers that.
+/// Guarantees: the program's environment is `environment` without the variables named in
+/// `withholding` (pass every variable that carries a secret, e.g. the CLI's passphrase and
+/// database password: a browser and everything it starts inherit its environment). Throws
+/// ``AuthError/Code/invalidConfiguration`` when the program cannot be started. It does not
+/// know whether a browser actually showed the page: the sign-in timeout covers that. The URL
+/// is in the program's argv, which other local users can read in `/proc`: hand it only URLs
+/// that are safe to be seen (the sign-in's one-time start URL).
 public struct SystemBrowserOpener: BrowserOpener {
     private let environment: [String: String]
+    /// The variables the program does not inherit.
+    public let withheld: Set<String>
 
-    /// An opener reading `$BROWSER` and `$PATH` from `environment`.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// An opener reading `$BROWSER` and `$PATH` from `environment`, starting the program with
+    /// `environment` minus the variables in `withholding`.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, withholding: Set<String> = []) {
         self.environment = environment
+        self.withheld = withholding
+    }
+
+    /// The environment the program is started with: ``withheld`` variables removed.
+    public var childEnvironment: [String: String] {
+        environment.filter { !withheld.contains($0.key) }
     }
 
     /// The program and arguments that would open `url`.
@@ -49,7 +64,7 @@ public struct SystemBrowserOpener: BrowserOpener {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = words
         }
-        process.environment = environment
+        process.environment = childEnvironment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.terminationHandler = { _ in }

@@ -30,13 +30,24 @@ public struct LoginConfiguration: Sendable, Equatable {
     /// when the login was made with one: read again (with the same permission checks) when
     /// the login is refreshed or revoked. Never the secret or key itself.
     public var clientCredentialFile: String?
+    /// Whether the authorization response must carry RFC 9207 `iss` (discovery said
+    /// `authorization_response_iss_parameter_supported`): a callback without it is then
+    /// refused. Used while signing in; not stored with the login.
+    public var requiresAuthorizationResponseIssuer: Bool
+
+    /// The issuer and JWKS that ID tokens of this login are validated with, when both are known.
+    public var idTokenIssuer: IDTokenIssuer? {
+        guard let issuer, let jwksURI else { return nil }
+        return try? IDTokenIssuer(issuer: issuer, jwksURI: jwksURI)
+    }
 
     /// Creates a configuration; throws ``AuthError/Code/invalidConfiguration`` naming an unsafe
     /// endpoint or an empty client id.
     public init(
         issuer: String? = nil, authorizationEndpoint: URL? = nil, tokenEndpoint: URL,
         deviceAuthorizationEndpoint: URL? = nil, revocationEndpoint: URL? = nil, jwksURI: URL? = nil,
-        clientID: String, authMethod: String = "none", clientCredentialFile: String? = nil
+        clientID: String, authMethod: String = "none", clientCredentialFile: String? = nil,
+        requiresAuthorizationResponseIssuer: Bool = false
     ) throws(AuthError) {
         guard !clientID.isEmpty else { throw .invalidConfiguration("client id must not be empty") }
         for (name, url) in [
@@ -58,6 +69,7 @@ public struct LoginConfiguration: Sendable, Equatable {
         self.clientID = clientID
         self.authMethod = authMethod
         self.clientCredentialFile = clientCredentialFile
+        self.requiresAuthorizationResponseIssuer = requiresAuthorizationResponseIssuer
     }
 
     /// The metadata keys used in a stored token set.

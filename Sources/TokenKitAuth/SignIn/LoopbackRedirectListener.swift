@@ -8,18 +8,28 @@ import Darwin
 import Foundation
 internal import TokenKitPrimitives
 
-/// The one-shot HTTP listener that receives the authorization response of a native app
-/// (RFC 8252 §7.3): bound to `127.0.0.1` only, on an ephemeral port unless one is given.
+/// The HTTP listener of a native app's sign-in (RFC 8252 §7.3): bound to `127.0.0.1` only, on
+/// an ephemeral port unless one is given. It serves two addresses:
 ///
-/// Guarantees:
-/// - Only `GET <path>?…` requests that carry `code` or `error` end the wait; anything else
-///   (another path, a favicon, a stray connection, a bad request) gets a 404/400 and the
-///   listener keeps waiting. Requests are read with a 16 KiB cap and a 5 s read timeout each.
-/// - The browser gets a small HTML page saying whether sign-in worked (no token in it).
-/// - The socket is closed after the first complete callback, on timeout and on cancellation.
-/// It does not authenticate the browser: any local process can call the port; `state` and
-/// PKCE are what make a forged callback useless.
+/// - the one-time **start URL** `http://127.0.0.1:PORT/start/RANDOM` (``startURL(redirectingTo:)``):
+///   the browser is given this, never the authorization URL, so that `state`, the PKCE
+///   challenge and the nonce appear in no process's argv or environment. Its first request is
+///   redirected (302) to the authorization URL; a second request is answered 410 and ends the
+///   wait with ``AuthError/Code/startURLReused``: someone else opened it (a local user who read
+///   the browser's command line), and the sign-in they may have started is not completed.
+/// - the **callback** (`redirect_uri`, default path `/callback`): each `GET` carrying `code` or
+///   `error` is shown to a judge (``CallbackVerdict``): accepted (success page, the wait ends),
+///   ignored (400, the wait goes on: a forged callback with a wrong or missing `state` cannot
+///   abort the sign-in), or refused (failure page, the wait ends with the error).
+///
+/// Guarantees: connections are served concurrently (``LoopbackServeLoop``); each must deliver
+/// its request within 5 s of connecting, in total; anything else (another path, a favicon,
+/// a bad request) gets 404/400 and the listener keeps waiting; the wait ends at its timeout
+/// whatever local clients do; the socket is closed when the wait ends and on cancellation.
+/// It does not authenticate the browser: any local process can call the port; `state`, PKCE
+/// and the one-time start URL are what make a forged or stolen sign-in useless.
 public final class LoopbackRedirectListener: @unchecked Sendable {
+    // @unchecked: `fd` and `start` are read and written only while `lock` is held.
     /// `http://127.0.0.1:<port><path>`: the `redirect_uri` to send.
     public let redirectURI: URL
     /// The port actually bound.
@@ -27,11 +37,12 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     private let path: String
     private let lock = NSLock()
     private var fd: Int32
+    private var start: (token: String, destination: String)?
 
     /// Binds `127.0.0.1:port` (0 = ephemeral) and listens; throws ``AuthError/Code/network``
     /// naming why (e.g. the port is taken).
     public init(port: UInt16 = 0, path: String = "/callback") throws(AuthError) {
-        precondition(path.hasPrefix("/"), "the callback path must start with /")
+        precondition(path.hasPrefix("/") && !path.hasPrefix("/start/"), "the callback path must start with / and not be under /start/")
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw .network("cannot create the loopback listener socket (errno \(errno))") }
         var address = sockaddr_in()
@@ -41,11 +52,13 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(socketFD, 16) == 0 else {
+        let flags = fcntl(socketFD, F_GETFL)
+        guard bound == 0, listen(socketFD, 64) == 0, flags >= 0, fcntl(socketFD, F_SETFL, flags | O_NONBLOCK) == 0 else {
             let code = errno
             close(socketFD)
             throw .network("cannot listen on 127.0.0.1:\(port) for the sign-in redirect (\(String(cString: strerror(code))))")
         }
+        _ = fcntl(socketFD, F_SETFD, FD_CLOEXEC)
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) {
@@ -62,12 +75,29 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
 
     /// Closes the listening socket (idempotent).
     public func closeSocket() {
-        lock.lock()
-        defer { lock.unlock() }
-        if fd >= 0 {
-            close(fd)
-            fd = -1
+        lock.withLock {
+            if fd >= 0 {
+                close(fd)
+                fd = -1
+            }
         }
+    }
+
+    /// Makes the one-time start URL, `http://127.0.0.1:PORT/start/RANDOM` (32 random bytes,
+    /// base64url), whose first request is redirected to `destination`. Call it once, before
+    /// ``waitForCallback(timeout:judge:)``. Throws ``AuthError/Code/invalidConfiguration`` for a
+    /// destination that cannot go in a `Location` header, or when the random generator fails.
+    public func startURL(redirectingTo destination: URL) throws(AuthError) -> URL {
+        let location = destination.absoluteString
+        guard location.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .invalidConfiguration("the authorization URL holds characters that cannot be redirected to")
+        }
+        let token = try SignInRandom.token()
+        lock.withLock { start = (token, location) }
+        guard let url = URL(string: "http://127.0.0.1:\(port)/start/\(token)") else {
+            throw .invalidConfiguration("cannot build the start URL")
+        }
+        return url
     }
 
     /// What the browser sent to the callback: the query parameters.
@@ -79,7 +109,7 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     public struct Callback: Sendable {
         /// Query parameters (a repeated name is reported as ``duplicated``).
         public let parameters: [String: String]
-        /// Names that appeared more than once (such a response is refused).
+        /// Names that appeared more than once.
         public let duplicated: Set<String>
 
         /// The value of the parameter named exactly `name` (byte for byte), if present.
@@ -88,19 +118,19 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         }
     }
 
-    /// Waits for the callback, then answers the browser with the page `judge` chooses:
-    /// `judge` returns `nil` for success, or the error that the page (and this call) reports.
-    /// Throws ``AuthError/Code/signInExpired`` after `timeout`, ``AuthError/Code/cancelled``
-    /// when the task is cancelled.
+    /// Serves the start URL and the callback until `judge` accepts or refuses a callback (see
+    /// ``CallbackVerdict``), the start URL is requested twice (``AuthError/Code/startURLReused``),
+    /// `timeout` passes (``AuthError/Code/signInExpired``) or the task is cancelled
+    /// (``AuthError/Code/cancelled``). Returns the accepted callback; closes the socket.
     public func waitForCallback(
-        timeout: Duration, judge: @escaping @Sendable (Callback) -> AuthError?
+        timeout: Duration, judge: @escaping @Sendable (Callback) -> CallbackVerdict
     ) async throws(AuthError) -> Callback {
         let deadline = ContinuousClock.now + timeout
         let cancelled = CancelFlag()
         let result: Result<Callback, AuthError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
-                    continuation.resume(returning: self.acceptLoop(deadline: deadline, cancelled: cancelled, judge: judge))
+                    continuation.resume(returning: self.serve(deadline: deadline, cancelled: cancelled, judge: judge))
                 }
                 thread.name = "tokenkit-loopback-redirect"
                 thread.start()
@@ -112,152 +142,57 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
         return try result.get()
     }
 
-    private func acceptLoop(
-        deadline: ContinuousClock.Instant, cancelled: CancelFlag, judge: (Callback) -> AuthError?
+    private func serve(
+        deadline: ContinuousClock.Instant, cancelled: CancelFlag, judge: @escaping (Callback) -> CallbackVerdict
     ) -> Result<Callback, AuthError> {
-        while true {
-            if cancelled.isSet { return .failure(.cancelled) }
-            let remaining = deadline - ContinuousClock.now
-            if remaining <= .zero {
-                return .failure(.init(code: .signInExpired, message: "sign-in timed out: the browser did not come back to the app"))
-            }
-            lock.lock()
-            let listening = fd
-            lock.unlock()
-            guard listening >= 0 else { return .failure(.cancelled) }
-            var poller = pollfd(fd: listening, events: Int16(POLLIN), revents: 0)
-            let slice = Int32(min(200, max(1, remaining.wholeMilliseconds)))
-            let ready = poll(&poller, 1, slice)
-            guard ready > 0 else { continue }
-            let client = accept(listening, nil, nil)
-            guard client >= 0 else { continue }
-            defer { close(client) }
-            switch readRequest(client) {
-            case .none:
-                continue
-            case .some(.failure(let failure)):
-                respond(client, status: failure.status, title: failure == .notFound ? "Not found" : "Bad request",
-                        text: "This address only receives the sign-in response.")
-            case .some(.success(let callback)):
-                if let error = judge(callback) {
-                    respond(client, status: 400, title: "Sign-in failed", text: "Sign-in failed: \(error.message). You can close this window.")
-                    return .failure(error)
+        let (listening, start) = lock.withLock { (fd, self.start) }
+        guard listening >= 0 else { return .failure(.cancelled) }
+        var startServed = false
+        var loop = LoopbackServeLoop(listening: listening, deadline: deadline, cancelled: cancelled) { [path] request, client in
+            switch request {
+            case .failure(let failure):
+                (failure == .notFound ? LoopbackResponse.notFound : .badRequest).deliver(to: client)
+                return .keepServing
+            case .success(let request) where request.path.hasPrefix("/start/"):
+                guard let start, ConstantTime.equal(String(request.path.dropFirst("/start/".count)), start.token) else {
+                    LoopbackResponse.notFound.deliver(to: client)
+                    return .keepServing
                 }
-                respond(client, status: 200, title: "Signed in", text: "You are signed in. You can close this window and return to the application.")
-                return .success(callback)
+                if startServed {
+                    LoopbackResponse.startUsed.deliver(to: client)
+                    return .finish(.failure(.init(
+                        code: .startURLReused,
+                        message: "the sign-in link was opened a second time: another program may have read it and started this sign-in, so it was stopped (nothing stored; sign in again)")))
+                }
+                startServed = true
+                LoopbackResponse.redirect(to: start.destination).deliver(to: client)
+                return .keepServing
+            case .success(let request) where request.path.isByteIdentical(to: path):
+                guard let (parameters, duplicated) = QueryDecoding.decode(request.query) else {
+                    LoopbackResponse.badRequest.deliver(to: client)
+                    return .keepServing
+                }
+                let callback = Callback(parameters: parameters, duplicated: duplicated)
+                guard callback.value(of: "code") != nil || callback.value(of: "error") != nil else {
+                    LoopbackResponse.badRequest.deliver(to: client)
+                    return .keepServing
+                }
+                switch judge(callback).outcome {
+                case .accept:
+                    LoopbackResponse.signedIn.deliver(to: client)
+                    return .finish(.success(callback))
+                case .ignore(let reason):
+                    LoopbackResponse.ignored(reason).deliver(to: client)
+                    return .keepServing
+                case .refuse(let error):
+                    LoopbackResponse.failed(error.message).deliver(to: client)
+                    return .finish(.failure(error))
+                }
+            case .success:
+                LoopbackResponse.notFound.deliver(to: client)
+                return .keepServing
             }
         }
-    }
-
-    /// Reads one request head; `nil` for a connection that sent nothing usable in time.
-    private func readRequest(_ client: Int32) -> Result<Callback, ReadFailure>? {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 16 * 1024 {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-            if Self.hasHeaderEnd(bytes) { break }
-        }
-        guard let lineEnd = bytes.firstIndex(of: 13) ?? bytes.firstIndex(of: 10) else { return bytes.isEmpty ? nil : .failure(.badRequest) }
-        guard let line = String(validating: bytes[..<lineEnd], as: UTF8.self) else { return .failure(.badRequest) }
-        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].hasPrefix("HTTP/") else { return .failure(.badRequest) }
-        guard String(parts[0]).isByteIdentical(to: "GET") else { return .failure(.badRequest) }
-        let target = parts[1]
-        let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let requested = pathPart.first, String(requested).isByteIdentical(to: path) else { return .failure(.notFound) }
-        let query = pathPart.count > 1 ? String(pathPart[1]) : ""
-        guard let (parameters, duplicated) = QueryDecoding.decode(query) else { return .failure(.badRequest) }
-        let callback = Callback(parameters: parameters, duplicated: duplicated)
-        guard callback.value(of: "code") != nil || callback.value(of: "error") != nil else { return .failure(.badRequest) }
-        return .success(callback)
-    }
-
-    private enum ReadFailure: Error {
-        case badRequest, notFound
-        var status: Int { self == .notFound ? 404 : 400 }
-    }
-
-    private func respond(_ client: Int32, status: Int, title: String, text: String) {
-        let body = """
-            <!DOCTYPE html><html><head><meta charset="utf-8"><title>\(Self.escape(title))</title></head>\
-            <body><h1>\(Self.escape(title))</h1><p>\(Self.escape(text))</p></body></html>
-
-            """
-        let reason = status == 200 ? "OK" : status == 404 ? "Not Found" : "Bad Request"
-        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/html; charset=utf-8\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nCache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
-            + "Connection: close\r\n\r\n"
-        let bytes = Array((head + body).utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { return }
-            sent += n
-        }
-    }
-
-    static func hasHeaderEnd(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 4 else { return false }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return true
-        }
-        return false
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-}
-
-/// A flag set from a cancellation handler and read by the listener thread.
-final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-/// Decodes an `application/x-www-form-urlencoded` query (`+` is a space, `%XX` a byte).
-enum QueryDecoding {
-    /// The parameters and the names seen more than once; `nil` for bad escapes or non-UTF-8.
-    static func decode(_ query: String) -> (parameters: [String: String], duplicated: Set<String>)? {
-        var parameters: [String: String] = [:]
-        var duplicated: Set<String> = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(halves[0]), let value = unescape(halves.count > 1 ? halves[1] : "") else { return nil }
-            if parameters[name] != nil { duplicated.insert(name) }
-            parameters[name] = value
-        }
-        return (parameters, duplicated)
-    }
-
-    static func unescape(_ text: Substring) -> String? {
-        var out: [UInt8] = []
-        var bytes = text.utf8.makeIterator()
-        while let byte = bytes.next() {
-            switch byte {
-            case UInt8(ascii: "+"): out.append(0x20)
-            case UInt8(ascii: "%"):
-                guard let high = bytes.next().flatMap(hex), let low = bytes.next().flatMap(hex) else { return nil }
-                out.append(high << 4 | low)
-            default: out.append(byte)
-            }
-        }
-        return String(validating: out, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x37
-        case 0x61...0x66: byte - 0x57
-        default: nil
-        }
+        return loop.run()
     }
 }

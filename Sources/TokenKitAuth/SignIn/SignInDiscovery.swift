@@ -4,7 +4,9 @@ import TokenKit
 /// Discovery for sign-in front ends (the CLI): the ``LoginConfiguration`` an issuer publishes,
 /// read through the one discovery client, ``OpenIDDiscovery`` (https, or http only on a
 /// loopback address; same-origin redirects; a body cap; a timeout; the document's `issuer`
-/// equal to the one asked for, byte for byte).
+/// equal to the one asked for, byte for byte). When the document says
+/// `authorization_response_iss_parameter_supported`, the configuration requires RFC 9207
+/// `iss` in the authorization response.
 public enum SignInDiscovery {
     /// Reads `<issuer>/.well-known/openid-configuration` into a configuration for `clientID`.
     ///
@@ -26,7 +28,8 @@ public enum SignInDiscovery {
         return try LoginConfiguration(
             issuer: metadata.issuer, authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: token,
             deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint, revocationEndpoint: metadata.revocationEndpoint,
-            jwksURI: metadata.jwksURI, clientID: clientID, authMethod: authMethod)
+            jwksURI: metadata.jwksURI, clientID: clientID, authMethod: authMethod,
+            requiresAuthorizationResponseIssuer: metadata.authorizationResponseIssParameterSupported)
     }
 
     /// The issuer's keys, fetched once from `jwksURI` through ``RemoteJWKS`` (the same

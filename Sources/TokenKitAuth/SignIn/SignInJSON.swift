@@ -49,6 +49,18 @@ enum SignInJSON {
         }
     }
 
+    /// A verification URI to show the user (RFC 8628 §3.2): printable ASCII, and an `https`
+    /// URL (or `http` on a loopback address) without user info; `nil` when absent. Anything
+    /// else is refused, so a hostile server cannot make the CLI print a `javascript:`, `file:`
+    /// or plain-http phishing address as the place to sign in.
+    static func verificationURI(_ name: String, in object: JSONObject, _ what: String) throws(AuthError) -> String? {
+        guard let text = try text(name, in: object, what, required: false) else { return nil }
+        guard let url = URL(string: text), (try? TokenEndpoint.validate(url)) != nil else {
+            throw .invalidResponse("\(what) has an unsafe \"\(name)\" (an https URL is required, or http on a loopback address); it is not shown")
+        }
+        return text
+    }
+
     /// A URL member that must be safe to send credentials to (https, or http on loopback).
     static func endpoint(_ name: String, in object: JSONObject, _ what: String) throws(AuthError) -> URL? {
         guard let text = try text(name, in: object, what, required: false) else { return nil }

@@ -1,12 +1,12 @@
 import Foundation
-import TokenKitStore
 internal import TokenKitPrimitives
 
-/// Sends sign-in requests (code exchange, device polling, device authorization, revocation)
-/// and reads their answers, with the same rules as the refresh grant: one attempt, errors
-/// without secrets, strict JSON.
+/// Sends the sign-in requests that do not go to the token endpoint (device authorization,
+/// revocation) with the same rules as the grants: one attempt, a 64 KiB cap on the answer
+/// (given to the transport, which stops reading there), errors without secrets.
 enum SignInTokenRequest {
-    /// The largest response body accepted.
+    /// The largest answer read from a device authorization, revocation or token endpoint
+    /// during sign-in (64 KiB).
     static let maxResponseBytes = 64 * 1024
 
     /// The total deadline of one sign-in request unless its flow sets another.
@@ -28,23 +28,9 @@ enum SignInTokenRequest {
         }
     }
 
-    /// A new token set from a token endpoint answer. Non-200 OAuth errors become
-    /// ``AuthError/Code/accessDenied`` (`access_denied`) or ``AuthError/Code/authorizationFailed``
-    /// naming `what` (e.g. "the authorization code"); non-OAuth answers stay
-    /// ``AuthError/Code/invalidResponse``.
-    static func tokenSet(from response: HTTPTransportResponse, rejecting what: String, now: Date) throws(AuthError) -> TokenSet {
-        if response.status != 200, response.body.count <= maxResponseBytes {
-            throw oauthError(from: TokenEndpointResponse.error(from: response), rejecting: what)
-        }
-        do {
-            return try TokenEndpointResponse.tokenSet(
-                from: response, previous: TokenSet(accessToken: "", tokenType: nil), now: now, maxBytes: maxResponseBytes)
-        } catch {
-            throw oauthError(from: error, rejecting: what)
-        }
-    }
-
-    /// Renames a refresh-worded OAuth error for a sign-in request.
+    /// Renames a refresh-worded OAuth error for a sign-in request: `access_denied` becomes
+    /// ``AuthError/Code/accessDenied``, any other ``AuthError/Code/authorizationFailed`` naming
+    /// `what` (e.g. "the authorization code"); errors without an OAuth code stay as they are.
     static func oauthError(from error: AuthError, rejecting what: String) -> AuthError {
         guard let code = error.oauthError else { return error }
         let detail = TokenEndpointResponse.printable(code, limit: 64)

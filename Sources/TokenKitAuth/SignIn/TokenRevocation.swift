@@ -4,10 +4,12 @@ import TokenKitStore
 /// Token revocation (RFC 7009) for sign-out.
 ///
 /// ``revoke(_:)`` revokes the refresh token first (`token_type_hint=refresh_token`: revoking it
-/// also ends its access tokens at most servers), then the access token. HTTP 200 is success
-/// (RFC 7009 §2.2: also for tokens the server no longer knows). Anything else is an
-/// ``AuthError`` naming the status or OAuth error (never a token); the caller decides what to
-/// do with the local credential (``SignOut`` deletes it anyway).
+/// also ends its access tokens at most servers), then the access token — also when revoking
+/// the refresh token failed, so a server that refused one still gets the other. HTTP 200 is
+/// success (RFC 7009 §2.2: also for tokens the server no longer knows). Anything else is an
+/// ``AuthError`` naming the status or OAuth error (never a token); each answer is read up to
+/// 64 KiB; the caller decides what to do with the local credential (``SignOut`` deletes it
+/// anyway).
 public struct TokenRevocation: Sendable {
     /// The revocation endpoint.
     public let endpoint: URL
@@ -37,14 +39,17 @@ public struct TokenRevocation: Sendable {
         self.requestTimeout = requestTimeout
     }
 
-    /// Revokes `tokenSet`'s refresh token, then its access token.
+    /// Revokes `tokenSet`'s refresh token, then its access token (attempted whatever the first
+    /// revocation did); throws the first failure once both were attempted.
     public func revoke(_ tokenSet: TokenSet) async throws(AuthError) {
+        var failure: AuthError?
         if let refresh = tokenSet.refreshToken, !refresh.isEmpty {
-            try await revoke(refresh, hint: "refresh_token")
+            do { try await revoke(refresh, hint: "refresh_token") } catch { failure = error }
         }
         if !tokenSet.accessToken.isEmpty {
-            try await revoke(tokenSet.accessToken, hint: "access_token")
+            do { try await revoke(tokenSet.accessToken, hint: "access_token") } catch { failure = failure ?? error }
         }
+        if let failure { throw failure }
     }
 
     private func revoke(_ token: String, hint: String) async throws(AuthError) {

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
@@ -16,19 +17,31 @@ struct PGConnection: Sendable {
     /// neither stderr (the CLI's output rules) nor a host application's log sees them.
     static let silent = Logger(label: "dev.tokenkit.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// Connects and logs in, within `limit`.
+    /// Connects and logs in, within `limit`. A connection that completes after the limit
+    /// passed (a slow login: SCRAM's key stretching on a busy host) is closed, never dropped
+    /// open (postgres-nio traps on a connection released without being closed).
     static func connect(
         _ configuration: PostgresConnection.Configuration, id: Int, on eventLoop: any EventLoop,
         limit: Duration, statementLimit: Duration
     ) async throws(PGError) -> PGConnection {
-        let base = try await bounded(limit, whileConnecting: true, onTimeout: {}) { () async throws(PGError) -> PostgresConnection in
-            do {
-                return try await PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: silent)
-            } catch {
-                throw PGError(error, whileConnecting: true)
+        let made = LateConnection()
+        do {
+            let base = try await bounded(limit, whileConnecting: true, onTimeout: {}) { () async throws(PGError) -> PostgresConnection in
+                do {
+                    let connection = try await PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: silent)
+                    made.keep(connection)
+                    return connection
+                } catch {
+                    throw PGError(error, whileConnecting: true)
+                }
             }
+            made.release()
+            return PGConnection(base: base, statementLimit: statementLimit)
+        } catch {
+            // The bound passed (or the task was cancelled) after the login completed.
+            if let late = made.release() { try? await late.close() }
+            throw error
         }
-        return PGConnection(base: base, statementLimit: statementLimit)
     }
 
     /// Whether the connection is closed (by us, the server, or the network).
@@ -90,6 +103,25 @@ struct PGConnection: Sendable {
         case .failure(let error)?: throw error
         case nil:
             throw PGError(.timedOut, message: "no answer within \(limit)", whileConnecting: whileConnecting)
+        }
+    }
+}
+
+/// Holds a connection made while connecting was bounded, so that one finished after the bound
+/// passed is still referenced (and then closed) instead of being released open.
+private final class LateConnection: @unchecked Sendable {
+    // @unchecked: `connection` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
+
+    func keep(_ made: PostgresConnection) { lock.withLock { connection = made } }
+
+    /// Gives up the reference; returns the connection held, if any.
+    @discardableResult
+    func release() -> PostgresConnection? {
+        lock.withLock {
+            defer { connection = nil }
+            return connection
         }
     }
 }

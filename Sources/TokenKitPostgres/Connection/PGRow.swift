@@ -40,6 +40,7 @@ struct PGRow: Sendable {
     func int32(_ i: Int) throws(PGError) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: try integer(i, bytes: 4))) }
     func double(_ i: Int) throws(PGError) -> Double { Double(bitPattern: try integer(i, bytes: 8)) }
     func optionalDouble(_ i: Int) throws(PGError) -> Double? { columns.indices.contains(i) && columns[i] == nil ? nil : try double(i) }
+    func optionalBytes(_ i: Int) throws(PGError) -> [UInt8]? { columns.indices.contains(i) && columns[i] == nil ? nil : try bytes(i) }
 
     private func value(_ i: Int) throws(PGError) -> [UInt8] {
         guard columns.indices.contains(i), let bytes = columns[i] else {

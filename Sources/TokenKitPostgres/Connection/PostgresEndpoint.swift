@@ -29,7 +29,8 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         public var description: String { rawValue }
     }
 
-    /// The host name or IP address, or an absolute directory holding the server's Unix socket.
+    /// The host name or IP address (an IPv6 literal without its URL brackets, e.g. `::1`), or an
+    /// absolute directory holding the server's Unix socket.
     public var host: String
     /// The TCP port (also names the socket file `.s.PGSQL.PORT`).
     public var port: Int
@@ -61,8 +62,8 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
     }
 
     /// Parses `postgres://USER@HOST:PORT/DATABASE?sslmode=MODE&sslrootcert=/path` (also
-    /// `postgresql://`; a Unix socket directory with `?host=/path`). The password comes from
-    /// `password`.
+    /// `postgresql://`; an IPv6 literal host in brackets, `postgres://u@[::1]:5432/db`; a Unix
+    /// socket directory with `?host=/path`). The password comes from `password`.
     ///
     /// Strict: any other parameter, a repeated parameter, an invalid percent-encoding, a port
     /// outside 1…65535, control characters or more than 2048 bytes are refused rather than
@@ -98,6 +99,13 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
             throw .backend("the database URL names no user (postgres://USER@HOST/DATABASE)")
         }
         var host = components.host ?? ""
+        // An IPv6 literal: URLComponents may keep its brackets; the address is what is inside.
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.contains(":") {
+            guard host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                throw .backend("the database URL's IPv6 host is not a plain address")
+            }
+        }
         var tls = TLSMode.disable
         var rootCertificate: String?
         var seen: Set<String> = []
@@ -141,10 +149,10 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
     /// Whether ``host`` is a Unix socket directory.
     var isUnixSocket: Bool { host.hasPrefix("/") }
 
-    /// `postgres://USER@HOST:PORT/DATABASE`: never the password (nor the TLS settings).
+    /// `postgres://USER@HOST:PORT/DATABASE` (an IPv6 host in brackets): never the password
+    /// (nor the TLS settings).
     public var description: String {
-        isUnixSocket
-            ? "postgres://\(username)@/\(database)?host=\(host) (port \(port))"
-            : "postgres://\(username)@\(host):\(port)/\(database)"
+        if isUnixSocket { return "postgres://\(username)@/\(database)?host=\(host) (port \(port))" }
+        return "postgres://\(username)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 }

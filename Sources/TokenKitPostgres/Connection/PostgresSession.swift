@@ -88,6 +88,18 @@ actor PostgresSession {
         await close(permanently: true)
     }
 
+    /// Runs `SELECT 1` on the connection if it is still open (never connecting for it):
+    /// shows the server a lock holder is alive. Returns whether the connection is still usable.
+    func keepAlive() async -> Bool {
+        guard !retired, let current = connection, !current.isClosed else { return false }
+        do {
+            try await current.query("SELECT 1")
+            return true
+        } catch {
+            return !current.isClosed
+        }
+    }
+
     private func attempt<T: Sendable>(_ body: @Sendable (PGConnection) async throws(PGError) -> T) async throws(PGError) -> T {
         let current = try await open()
         do {

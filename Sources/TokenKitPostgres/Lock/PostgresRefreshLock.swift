@@ -1,5 +1,4 @@
 import Foundation
-import TokenKitAuth
 internal import TokenKitCrypto
 import TokenKitStore
 
@@ -15,9 +14,17 @@ import TokenKitStore
 ///   connection closes, including when the process is killed with SIGKILL. Waiters check
 ///   every second that their own client is still there (`client_connection_check_interval`),
 ///   so a killed waiter does not take the lock and hold it.
+/// - A holder that freezes (SIGSTOP, a hung VM) or whose host vanishes from the network
+///   releases the lock within ``holderSilence`` (60 s; at most 90 s is promised): while it
+///   holds the lock, a live holder sends a tiny statement every ``heartbeat`` (10 s), and its
+///   session is ended by the server once it has been silent for ``holderSilence``
+///   (`idle_session_timeout`, PostgreSQL 14 or later), with TCP keepalives and
+///   `tcp_user_timeout` (15 s idle, 5 s × 3 probes; 30 s unacknowledged) so a vanished host's
+///   connection is dropped even sooner when the network tells. Waiters still wait up to
+///   ``timeout``: give it more than ``holderSilence`` if a frozen holder should be outwaited.
 /// - Waiting happens in the server (`pg_advisory_lock` under `lock_timeout`), not in a poll
 ///   loop: the next waiter gets the lock as soon as it is released. After ``timeout`` the
-///   acquisition fails with ``AuthError/Code/lock``; an unreachable server fails it with a
+///   acquisition fails with ``TokenStoreError/Code/lock``; an unreachable server fails it with a
 ///   message naming the server. The wait is a non-blocking postgres-nio query (no thread is
 ///   held); cancelling the task closes the waiting connection, which ends the wait.
 ///
@@ -32,6 +39,11 @@ public struct PostgresRefreshLock: RefreshLock {
     public let namespace: String
     /// How long ``acquire(for:)`` waits before giving up.
     public let timeout: Duration
+    /// How long a holder's session may stay silent before the server ends it (and so releases
+    /// the lock): 60 s.
+    public static let holderSilence: Duration = .seconds(60)
+    /// How often a holder shows the server it is alive while it holds the lock: 10 s.
+    public static let heartbeat: Duration = .seconds(10)
 
     /// A lock on `endpoint`; nothing connects until ``acquire(for:)``.
     public init(endpoint: PostgresEndpoint, namespace: String = "tokenkit", timeout: Duration = .seconds(30)) {
@@ -40,16 +52,32 @@ public struct PostgresRefreshLock: RefreshLock {
         self.timeout = timeout
     }
 
+    /// The session settings of a lock's connection: no statement timeout (waiting is bounded
+    /// by `lock_timeout`), a check every second that a waiting client is still there, the
+    /// server ending a session silent for ``holderSilence``, and TCP liveness probes.
+    static func sessionSettings(lockTimeout: Duration) -> [(String, String)] {
+        [
+            ("statement_timeout", "0"),
+            ("lock_timeout", String(PostgresSession.milliseconds(lockTimeout))),
+            ("client_connection_check_interval", "1000"),
+            ("idle_session_timeout", String(PostgresSession.milliseconds(holderSilence))),
+            ("tcp_keepalives_idle", "15"),
+            ("tcp_keepalives_interval", "5"),
+            ("tcp_keepalives_count", "3"),
+            ("tcp_user_timeout", "30000"),
+        ]
+    }
+
     /// Takes the lock for `key` on a new connection, waiting up to ``timeout``.
-    public func acquire(for key: CredentialKey) async throws(AuthError) -> RefreshLockLease {
+    public func acquire(for key: CredentialKey) async throws(TokenStoreError) -> RefreshLockLease {
         let lockID = try Self.lockID(namespace: namespace, key: key)
-        let milliseconds = PostgresSession.milliseconds(timeout)
         // A session of its own: the lock lives exactly as long as this connection. Waiting
         // happens in the server under lock_timeout (no statement_timeout); a waiter whose
-        // client died is noticed within a second and never takes the lock.
+        // client died is noticed within a second and never takes the lock; a holder that
+        // goes silent is ended by the server (idle_session_timeout).
         let session = PostgresSession(
             endpoint: endpoint, timeout: min(.seconds(15), max(.seconds(2), timeout)),
-            settings: [("statement_timeout", "0"), ("lock_timeout", String(milliseconds)), ("client_connection_check_interval", "1000")])
+            settings: Self.sessionSettings(lockTimeout: timeout))
         let limit = timeout + .seconds(5)
         do {
             try await withTaskCancellationHandler {
@@ -62,20 +90,28 @@ public struct PostgresRefreshLock: RefreshLock {
             }
         } catch let error as TokenStoreError {
             await session.close(permanently: true)
-            if Task.isCancelled { throw .cancelled }
+            if Task.isCancelled { throw .cancelled("cancelled while waiting for the refresh lock") }
             if error.code == .timeout {
                 throw .lock("timed out after \(timeout) waiting for another process to finish refreshing \(key)")
             }
             throw .lock(error.message)
         } catch {
             await session.close(permanently: true)
-            throw Task.isCancelled ? .cancelled : .lock("\(error)")
+            throw Task.isCancelled ? .cancelled("cancelled while waiting for the refresh lock") : .lock("\(error)")
         }
         if Task.isCancelled {
             await session.close(permanently: true)
-            throw .cancelled
+            throw .cancelled("cancelled while waiting for the refresh lock")
+        }
+        // While held, a statement every `heartbeat` keeps the session from looking silent.
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: Self.heartbeat) } catch { return }
+                guard await session.keepAlive() else { return }
+            }
         }
         return RefreshLockLease {
+            heartbeat.cancel()
             // Unlock explicitly (fast), then close: closing alone also releases the lock.
             // A session that already ended (server restart, terminated) is not reopened for it.
             Task { await session.finish(with: "SELECT pg_advisory_unlock($1)", [.int64(lockID)]) }
@@ -84,7 +120,7 @@ public struct PostgresRefreshLock: RefreshLock {
 
     /// The advisory-lock id of `key`: the first 8 bytes of
     /// SHA-256("tokenkit refresh lock" 0 namespace 0 service 0 account), as a signed integer.
-    static func lockID(namespace: String, key: CredentialKey) throws(AuthError) -> Int64 {
+    static func lockID(namespace: String, key: CredentialKey) throws(TokenStoreError) -> Int64 {
         do { return try AdvisoryLockID.of(["tokenkit refresh lock", namespace, key.service, key.account]) } catch {
             throw .lock("cannot hash the credential key: \(error.message)")
         }

@@ -7,14 +7,19 @@ import TokenKitStore
 ///
 /// Key schedule (`tokenkit postgres v1`): `master` = scrypt(passphrase, salt, cost) or the raw
 /// key; `encryption` = HKDF-SHA256(master, salt, "tokenkit postgres v1 encryption");
-/// `id` = hex of the first 8 bytes of HKDF-SHA256(master, salt, "tokenkit postgres v1 key id").
-/// The salt and scrypt cost live in the table's `_keys` companion row (one per table), so
-/// every replica derives the same keys. The additional data binds the ciphertext to its
-/// table, service, account, kind and key id: a row copied under another name fails to open.
+/// `id` = hex of the first 8 bytes of HKDF-SHA256(master, salt, "tokenkit postgres v1 key id");
+/// `check` = HKDF-SHA256(master, salt, "tokenkit postgres v1 parameters" 0 table 0 log2 N 0 r
+/// 0 p), 32 bytes, stored in the `_keys` row: it authenticates the salt and cost with the
+/// passphrase-derived key (``PostgresKeyParameters``). The salt and scrypt cost live in the
+/// table's `_keys` companion row (one per table), so every replica derives the same keys. The
+/// additional data binds the ciphertext to its table, service, account, kind and key id: a
+/// row copied under another name fails to open.
 struct PostgresRowCipher: Sendable {
     struct DerivedKey: Sendable {
         let id: String
         let encryption: SecureBytes
+        /// The value that authenticates the `_keys` row's salt and cost under this key.
+        let parametersCheck: SecureBytes
     }
 
     /// The key new rows are written with.
@@ -24,10 +29,10 @@ struct PostgresRowCipher: Sendable {
     let table: PostgresTableName
 
     init(key: FileStoreKey, previous: [FileStoreKey], salt: [UInt8], cost: Scrypt.Parameters, table: PostgresTableName) throws(TokenStoreError) {
-        current = try Self.derive(key, salt: salt, cost: cost)
+        current = try Self.derive(key, salt: salt, cost: cost, table: table)
         var all = [current]
         for old in previous {
-            let derived = try Self.derive(old, salt: salt, cost: cost)
+            let derived = try Self.derive(old, salt: salt, cost: cost, table: table)
             if !all.contains(where: { $0.id == derived.id }) { all.append(derived) }
         }
         readable = all
@@ -82,7 +87,19 @@ struct PostgresRowCipher: Sendable {
         return data
     }
 
-    private static func derive(_ key: FileStoreKey, salt: [UInt8], cost: Scrypt.Parameters) throws(TokenStoreError) -> DerivedKey {
+    /// Which derived key a stored parameters check was made with: the current one, a previous
+    /// one (a rotation in progress), or none (a wrong passphrase, or a tampered row).
+    enum CheckMatch: Equatable {
+        case current, previous, none
+    }
+
+    /// Compares `check` (from the `_keys` row) with every readable key's, in constant time.
+    func match(parametersCheck check: [UInt8]) -> CheckMatch {
+        if current.parametersCheck.constantTimeEquals(check) { return .current }
+        return readable.dropFirst().contains { $0.parametersCheck.constantTimeEquals(check) } ? .previous : .none
+    }
+
+    private static func derive(_ key: FileStoreKey, salt: [UInt8], cost: Scrypt.Parameters, table: PostgresTableName) throws(TokenStoreError) -> DerivedKey {
         do {
             let master: SecureBytes
             switch key.material {
@@ -93,7 +110,13 @@ struct PostgresRowCipher: Sendable {
             }
             let encryption = try HKDF.deriveKey(inputKey: master, salt: salt, info: Array("tokenkit postgres v1 encryption".utf8), length: 32)
             let id = try HKDF.deriveKey(inputKey: master, salt: salt, info: Array("tokenkit postgres v1 key id".utf8), length: 8).bytes
-            return DerivedKey(id: id.map { String($0, radix: 16).leftPadded() }.joined(), encryption: encryption)
+            var label = Array("tokenkit postgres v1 parameters".utf8)
+            for part in [table.rawValue, String(cost.logN), String(cost.r), String(cost.p)] {
+                label.append(0)
+                label += Array(part.utf8)
+            }
+            let check = try HKDF.deriveKey(inputKey: master, salt: salt, info: label, length: 32)
+            return DerivedKey(id: id.map { String($0, radix: 16).leftPadded() }.joined(), encryption: encryption, parametersCheck: check)
         } catch {
             throw .backend("could not derive the database encryption key: \(error.message)")
         }

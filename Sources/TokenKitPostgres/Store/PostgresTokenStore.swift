@@ -121,15 +121,30 @@ public final class PostgresTokenStore: TokenStore {
     }
 
     /// Deletes the credential under `key`; returns `false` when there was none.
+    ///
+    /// Refuses (``TokenStoreError/Code/wrongPassphrase``) like the file backend when this
+    /// store's key cannot open the table (``PostgresKeyParameters``) or the row is encrypted
+    /// under a key it cannot read: a wrong passphrase never deletes another replica's credential.
     @discardableResult
     public func delete(_ key: CredentialKey) async throws(TokenStoreError) -> Bool {
-        _ = try await cipher()
+        let cipher = try await cipher()
         let table = table
-        return try await session.run("deleting \(key)") { (connection) async throws(PGError) -> Bool in
-            !(try await connection.query(
-                "DELETE FROM \(table.quoted) WHERE service = $1 AND account = $2 RETURNING version",
-                [.text(key.service), .text(key.account)]).isEmpty)
+        let readable = cipher.readable.map(\.id).joined(separator: ",")
+        let outcome = try await session.run("deleting \(key)") { (connection) async throws(PGError) -> Bool? in
+            let deleted = try await connection.query(
+                "DELETE FROM \(table.quoted) WHERE service = $1 AND account = $2 AND key_id = ANY(string_to_array($3, ',')) RETURNING version",
+                [.text(key.service), .text(key.account), .text(readable)])
+            if !deleted.isEmpty { return true }
+            let foreign = try await connection.query(
+                "SELECT 1 FROM \(table.quoted) WHERE service = $1 AND account = $2", [.text(key.service), .text(key.account)])
+            return foreign.isEmpty ? false : nil
         }
+        guard let outcome else {
+            throw .wrongPassphrase(
+                "the credential \(key) in table \(table) is encrypted with another key than this store's (\(readable)): "
+                    + "wrong passphrase? It was not deleted")
+        }
+        return outcome
     }
 
     /// The accounts of `service`, sorted by name, from the plaintext metadata columns only.
@@ -274,18 +289,14 @@ public final class PostgresTokenStore: TokenStore {
 
     // MARK: - Schema and keys
 
-    /// Creates the schema and derives the keys on first use (once per store).
+    /// Creates the schema and derives the keys on first use (once per store), through the one
+    /// gate for the table's key parameters (``PostgresKeyParameters``).
     private func cipher() async throws(TokenStoreError) -> PostgresRowCipher {
         if let ready = await prepared.cipher { return ready }
-        let (table, cost) = (table, options.scryptCost)
-        let salt: [UInt8]
-        do { salt = try RandomBytes.generate(count: 32) } catch { throw .backend("could not generate a salt: \(error.message)") }
-        let parameters = try await session.run("preparing table \(table)") { (connection) async throws(PGError) in
-            try await PostgresSchema.prepare(
-                connection, table: table, newCost: Scrypt.Parameters(logN: cost.logN, r: cost.r, p: cost.p), salt: salt)
-        }
-        let cipher = try PostgresRowCipher(
-            key: key, previous: options.previousKeys, salt: parameters.salt, cost: parameters.cost, table: table)
+        let cost = options.scryptCost
+        let cipher = try await PostgresKeyParameters.cipher(
+            session: session, table: table, key: key, previous: options.previousKeys,
+            newCost: Scrypt.Parameters(logN: cost.logN, r: cost.r, p: cost.p))
         await prepared.set(cipher)
         return cipher
     }

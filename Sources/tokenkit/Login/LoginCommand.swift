@@ -7,26 +7,37 @@ import TokenKitURLSession
 /// `tokenkit login`: obtains a login (authorization code + PKCE through the browser and a
 /// loopback redirect, or the device authorization grant) and stores it with its configuration.
 ///
-/// Guarantees: nothing on stdout; on success one stderr line naming the subject (when an ID
-/// token told it) and the backend, exit 0. Denied, expired, a bad `state`/`iss`/ID token: exit 1
-/// with one `error:` line, nothing stored. Network or server failure: exit 2. Secrets and keys
-/// come from files that other users cannot read, never from arguments; only their paths are stored.
+/// Guarantees: nothing on stdout; on success one stderr line naming the subject and e-mail
+/// (when a validated ID token told them, so a swapped account is visible) and the backend,
+/// exit 0. Denied, expired, a bad `iss`/ID token, a start URL opened twice: exit 1 with one
+/// `error:` line, nothing stored (a callback with a wrong `state` is ignored). Network or
+/// server failure, or an answer the token-response gate refuses: exit 2. The browser is given
+/// the one-time loopback start URL (never the authorization URL) and an environment without
+/// the variables that carry secrets (``SecretEnvironment``). Secrets and keys come from files
+/// that other users cannot read, never from arguments; only their paths are stored.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in (browser + PKCE, or device code) and store the login.",
         discussion: """
-            Default: opens the browser ($BROWSER, else xdg-open) on the authorization URL and waits \
-            for the redirect on http://127.0.0.1:PORT/callback. --no-browser prints the URL on stderr \
-            instead; --device prints the verification URI and user code on stderr and polls. \
+            Default: opens the browser ($BROWSER, else xdg-open) on a one-time start URL, \
+            http://127.0.0.1:PORT/start/RANDOM, which redirects once to the authorization URL (so \
+            state, PKCE challenge and nonce never appear in a command line), and waits for the \
+            redirect on http://127.0.0.1:PORT/callback. A second request for the start URL is \
+            answered 410 and ends the sign-in (exit 1): someone else opened it. Callbacks with a \
+            wrong or missing state are answered 400 and ignored. The browser's environment has no \
+            TOKENKIT_PASSPHRASE or PGPASSWORD. --no-browser prints the start URL on stderr \
+            instead; --device prints the verification URI (https, or http on loopback, else exit \
+            2) and user code on stderr and polls. \
             The client authenticates with --client-secret-file (--client-auth basic or post) or \
             --client-key (private_key_jwt, RFC 7523), or not at all (a public client). \
             The issuer, endpoints, client id and auth method are stored with the tokens, with the \
             path of the secret or key file (never its contents; a secret read from stdin is not \
             stored), so `tokenkit token` and `tokenkit logout` need no endpoint or client flags \
             afterwards. \
-            Exit codes: 0 signed in; 1 denied, expired, or a bad state/iss/ID token; 2 network, \
-            server or storage failure; 64 usage error.
+            Exit codes: 0 signed in (stderr names the subject, and the e-mail when the ID token has \
+            one); 1 denied, expired, a bad iss/ID token, or the start URL opened twice; 2 network, \
+            server or storage failure, or a token answer refused; 64 usage error.
             """)
 
     @OptionGroup var key: CredentialKeyOptions
@@ -84,14 +95,15 @@ struct LoginCommand: AsyncParsableCommand {
         } else {
             let opener: any BrowserOpener = noBrowser
                 ? ClosureBrowserOpener { url in StandardStreams.writeError("Open this URL in a browser to sign in: \(url.absoluteString)") }
-                : SystemBrowserOpener(environment: environment)
+                : SystemBrowserOpener(environment: environment, withholding: SecretEnvironment.names)
             let flow = try AuthorizationCodeSignIn(
                 configuration: configuration, scopes: scopes, clientAuthentication: authentication, transport: transport,
                 opener: opener, redirectPort: redirectPort ?? 0, timeout: .seconds(seconds))
             tokenSet = try await flow.signIn()
         }
         do { try await opened.store.save(Credential(tokenSet: tokenSet), for: credentialKey) } catch { throw CLIFailure(error) }
-        let who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
+        var who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
+        if let email = tokenSet.metadata["login.email"] { who += " (\(email))" }
         StandardStreams.writeError(StandardStreams.oneLine("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))"))
     }
 

@@ -46,7 +46,8 @@ struct LoginEndpointOptions: ParsableArguments {
                 issuer: configuration.issuer, authorizationEndpoint: configuration.authorizationEndpoint,
                 tokenEndpoint: configuration.tokenEndpoint, deviceAuthorizationEndpoint: configuration.deviceAuthorizationEndpoint,
                 revocationEndpoint: configuration.revocationEndpoint, jwksURI: configuration.jwksURI,
-                clientID: clientID, authMethod: authMethod, clientCredentialFile: credentialFile)
+                clientID: clientID, authMethod: authMethod, clientCredentialFile: credentialFile,
+                requiresAuthorizationResponseIssuer: configuration.requiresAuthorizationResponseIssuer)
         }
         guard let token = try url(tokenEndpoint, "--token-endpoint") else {
             throw CLIFailure.usage("give --issuer, or --token-endpoint (with --authorization-endpoint or --device-authorization-endpoint)")

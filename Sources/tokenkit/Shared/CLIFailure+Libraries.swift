@@ -12,7 +12,7 @@ extension CLIFailure {
     /// - An `AuthError`: refused or mismatched answers are rejections (1), unusable options
     ///   usage (64), network, server and store failures I/O (2). With `signIn` (`tokenkit
     ///   login`/`logout`) the sign-in outcomes — access denied, expired, failed authorization,
-    ///   a bad ID token — are rejections too.
+    ///   a bad ID token, a start URL opened twice — are rejections too.
     /// - Cancellation is I/O ("cancelled"); any other error is I/O naming only its type (its
     ///   description is not vetted for secrets).
     init(_ error: any Error, signIn: Bool = false) {
@@ -44,7 +44,7 @@ extension CLIFailure {
     static func code(for code: AuthError.Code, signIn: Bool) -> Code {
         switch code {
         case .signInRequired, .refreshRejected, .responseMismatch: .rejected
-        case .accessDenied, .signInExpired, .invalidIDToken, .authorizationFailed: signIn ? .rejected : .io
+        case .accessDenied, .signInExpired, .invalidIDToken, .authorizationFailed, .startURLReused: signIn ? .rejected : .io
         case .invalidConfiguration: .usage
         default: .io
         }

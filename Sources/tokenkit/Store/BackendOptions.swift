@@ -38,9 +38,10 @@ struct BackendOptions: ParsableArguments {
     struct Opened {
         let store: any TokenStore
         let reason: String
-        /// The lock that coordinates refreshes with every other user of this store, when the
-        /// backend brings its own (PostgreSQL); `nil` means "use the per-host file lock".
-        var refreshLock: (any RefreshLock)? = nil
+        /// Makes the lock that coordinates refreshes with every other user of this store, when
+        /// the backend brings its own (PostgreSQL), for a wait of at most the given duration;
+        /// `nil` means "use the per-host file lock".
+        var refreshLock: (@Sendable (Duration) -> any RefreshLock)? = nil
     }
 
     /// Opens the chosen backend. Failures are ``CLIFailure``s (exit 2 for storage, 64 usage).

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TokenKitAuth
 import TokenKitPostgres
 import TokenKitStore
 
@@ -20,8 +19,9 @@ struct DatabaseOptions: ParsableArguments {
     /// The environment variable holding the database password.
     static let passwordVariable = "PGPASSWORD"
 
-    /// The store and its refresh lock for these options, encrypted with `key`.
-    func open(key: FileStoreKey, scryptLogN: UInt8?, environment: [String: String]) throws -> (store: PostgresTokenStore, lock: PostgresRefreshLock) {
+    /// The store for these options, encrypted with `key`, and how to make its refresh lock for
+    /// a given wait (the caller's `--timeout`).
+    func open(key: FileStoreKey, scryptLogN: UInt8?, environment: [String: String]) throws -> (store: PostgresTokenStore, lock: @Sendable (Duration) -> any RefreshLock) {
         guard let databaseURL, !databaseURL.isEmpty else {
             throw CLIFailure.usage("--backend postgres needs --database-url postgres://USER@HOST:PORT/DATABASE")
         }
@@ -34,8 +34,9 @@ struct DatabaseOptions: ParsableArguments {
             throw CLIFailure.usage(error.message)
         }
         if let scryptLogN { options.scryptCost.logN = scryptLogN }
+        let namespace = options.table.rawValue
         return (PostgresTokenStore(endpoint: endpoint, key: key, options: options),
-                PostgresRefreshLock(endpoint: endpoint, namespace: options.table.rawValue))
+                { PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: $0) })
     }
 
     private func password(environment: [String: String]) throws -> String? {

@@ -35,33 +35,36 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// With `--issuer`: the discovered token endpoint and the client id (`--token-endpoint`
-    /// excluded, `--client-id` required); without it `nil`. A document naming another issuer
-    /// exits 1 (as in `tokenkit login`); other discovery failures (network, a bad document) exit 2.
-    func discoveredTarget(tokenEndpoint: String?, clientID: String?, transport: any HTTPTransport) async throws -> (URL, String)? {
+    /// With `--issuer`: the discovered token endpoint, the client id (`--token-endpoint`
+    /// excluded, `--client-id` required) and the issuer ID tokens are validated with; without
+    /// it `nil`. A document naming another issuer exits 1 (as in `tokenkit login`); other
+    /// discovery failures (network, a bad document) exit 2.
+    func discoveredTarget(tokenEndpoint: String?, clientID: String?, transport: any HTTPTransport) async throws -> (URL, String, IDTokenIssuer?)? {
         guard let issuer else { return nil }
         guard tokenEndpoint == nil else {
             throw CLIFailure.usage("--issuer and --token-endpoint exclude each other")
         }
         guard let clientID else { throw CLIFailure.usage("--client-id is required with --issuer") }
         let configuration = try await SignInDiscovery.configuration(issuer: issuer, clientID: clientID, transport: transport)
-        return (configuration.tokenEndpoint, clientID)
+        return (configuration.tokenEndpoint, clientID, configuration.idTokenIssuer)
     }
 
-    /// The grant for `endpoint` and `clientID`.
+    /// The grant for `endpoint` and `clientID`; an ID token in its answers is validated with
+    /// `idTokenIssuer` (the refresh grant falls back to the issuer stored with the login).
     func refresher(
         endpoint: URL, clientID: String, authentication: ClientAuthentication, transport: any HTTPTransport,
-        requestTimeout: Duration, assumedLifetime: Duration
+        requestTimeout: Duration, assumedLifetime: Duration, idTokenIssuer: IDTokenIssuer?
     ) throws -> any TokenRefresher {
         switch grant {
         case .refreshToken:
             return try OAuth2RefreshTokenGrant(
                 tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication, transport: transport,
-                requestTimeout: requestTimeout, assumedLifetime: assumedLifetime)
+                requestTimeout: requestTimeout, assumedLifetime: assumedLifetime, idTokenIssuer: idTokenIssuer)
         case .clientCredentials:
             return try OAuth2ClientCredentialsGrant(
                 tokenEndpoint: endpoint, clientID: clientID, clientAuthentication: authentication,
-                scopes: scopes, dpop: dpop, transport: transport, requestTimeout: requestTimeout)
+                scopes: scopes, dpop: dpop, transport: transport, requestTimeout: requestTimeout,
+                assumedLifetime: assumedLifetime, idTokenIssuer: idTokenIssuer)
         }
     }
 }

@@ -95,9 +95,10 @@ struct TokenCommand: AsyncParsableCommand {
         let http = URLSessionTransport(timeout: .seconds(timeoutSeconds))
         let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
         let (endpoint, clientID): (URL, String)
+        var idTokenIssuer: IDTokenIssuer?
         var authentication = flagged ?? .publicClient
         if let discovered {
-            (endpoint, clientID) = discovered
+            (endpoint, clientID, idTokenIssuer) = discovered
         } else {
             let stored: LoginConfiguration?
             (endpoint, clientID, stored) = try await refreshTarget(store: opened.store, key: credentialKey)
@@ -108,13 +109,15 @@ struct TokenCommand: AsyncParsableCommand {
         }
         let grant = try client.refresher(
             endpoint: endpoint, clientID: clientID, authentication: authentication.authentication, transport: http,
-            requestTimeout: .seconds(timeoutSeconds), assumedLifetime: .seconds(Self.assumedLifetimeSeconds))
+            requestTimeout: .seconds(timeoutSeconds), assumedLifetime: .seconds(Self.assumedLifetimeSeconds),
+            idTokenIssuer: idTokenIssuer)
+        // A waiter outlasts the holder's whole request deadline, then takes its turn: the same
+        // wait for the per-host file lock and for a backend's own (PostgreSQL) lock.
+        let lockWait = Duration.seconds(timeoutSeconds) + (FileRefreshLock.defaultTimeout - HTTPTransportRequest.defaultTimeout)
         let provider = AuthProvider(
             store: opened.store, key: credentialKey, refresher: grant, skew: .seconds(skewSeconds),
-            lock: opened.refreshLock ?? FileRefreshLock(
-                directory: FileRefreshLock.defaultDirectory(environment: environment),
-                // A waiter outlasts the holder's whole request deadline, then takes its turn.
-                timeout: .seconds(timeoutSeconds) + (FileRefreshLock.defaultTimeout - HTTPTransportRequest.defaultTimeout)))
+            lock: opened.refreshLock?(lockWait) ?? FileRefreshLock(
+                directory: FileRefreshLock.defaultDirectory(environment: environment), timeout: lockWait))
         let token = try await provider.validAccessToken()
         StandardStreams.printOutput(token)
     }

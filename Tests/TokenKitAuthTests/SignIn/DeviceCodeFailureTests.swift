@@ -21,6 +21,10 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
 
     var requests: [HTTPTransportRequest] { mutex.withLock { sent } }
 
+    /// Adds answers after the ones already scripted (for answers built once a flow has begun,
+    /// e.g. an ID token carrying the nonce the flow just made).
+    func enqueue(_ more: [Step]) { mutex.withLock { steps += more } }
+
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let step = mutex.withLock {
             sent.append(request)
@@ -102,6 +106,41 @@ struct DeviceCodeFailureTests {
             let body = String(decoding: poll.body, as: UTF8.self)
             #expect(body.contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code") && body.contains("device_code=dc-1"))
         }
+    }
+
+    @Test("the server's interval is honoured up to 5 minutes, and slow_down grows it up to 5 minutes")
+    func longIntervals() async throws {
+        let (result, _, sleeper) = try await run([Self.device(interval: 120), Self.pending, Self.granted])
+        #expect(try result.get().accessToken == "at-1")
+        #expect(sleeper.seconds == [120, 120])
+        let (capped, _, cappedSleeper) = try await run([Self.device(expiresIn: 3000, interval: 1000), Self.slowDown, Self.granted])
+        #expect(try capped.get().accessToken == "at-1")
+        #expect(cappedSleeper.seconds == [300, 300])
+    }
+
+    @Test("verification URIs are shown only when https (or http on loopback): anything else is refused",
+          arguments: ["http://evil.example/activate", "javascript:alert(1)", "file:///etc/passwd", "https://user:pw@id.example/activate", "id.example/activate"])
+    func unsafeVerificationURI(uri: String) async throws {
+        for member in ["verification_uri", "verification_uri_complete"] {
+            let safe = member == "verification_uri" ? "" : #""verification_uri":"https://id.example/activate","#
+            let transport = ScriptedTransport([.answer(200, #"{"device_code":"dc-1","user_code":"WDJB-MJHT",\#(safe)"\#(member)":"\#(uri)","expires_in":600}"#)])
+            let flow = try DeviceCodeSignIn(configuration: try Self.configuration(), scopes: [], transport: transport)
+            let error = await #expect(throws: AuthError.self) { try await flow.start() }
+            #expect(error?.code == .invalidResponse)
+            #expect(error?.message.contains("unsafe \"\(member)\"") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(uri) == false)
+        }
+        let loopback = ScriptedTransport([.answer(200, #"{"device_code":"dc-1","user_code":"WDJB-MJHT","verification_uri":"http://127.0.0.1:8080/activate","expires_in":600}"#)])
+        let accepted = try await DeviceCodeSignIn(configuration: try Self.configuration(), scopes: [], transport: loopback).start()
+        #expect(accepted.verificationURI == "http://127.0.0.1:8080/activate")
+    }
+
+    @Test("every device request asks the transport to stop reading at 64 KiB")
+    func responseCaps() async throws {
+        let (result, transport, _) = try await run([Self.device(), Self.pending, Self.granted])
+        _ = try result.get()
+        #expect(transport.requests.count == 3)
+        #expect(transport.requests.allSatisfy { $0.maxResponseBytes == 64 * 1024 })
     }
 
     @Test("authorization_pending polls at the server's interval until the grant")

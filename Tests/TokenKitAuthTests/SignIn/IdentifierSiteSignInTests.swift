@@ -3,6 +3,14 @@ import Testing
 import TokenKit
 @testable import TokenKitAuth
 
+extension CallbackVerdict {
+    /// The code of a refusal; `nil` when the callback is accepted or ignored.
+    var refusedCode: AuthError.Code? {
+        if case .refuse(let error) = outcome { return error.code }
+        return nil
+    }
+}
+
 /// The identifiers sign-in compares go through the one exact comparison (issue 23 item 2):
 /// the authorization response's `iss` (RFC 9207), the ID token's `iss`, `aud` and `azp`, the
 /// discovery document's `issuer`, and the callback's parameter names. Each with inputs that
@@ -17,7 +25,7 @@ struct IdentifierSiteSignInTests {
     func callbackIssuer() {
         func judge(_ iss: String) -> AuthError.Code? {
             AuthorizationCodeSignIn.judge(.init(parameters: ["code": "c", "state": "s", "iss": iss], duplicated: []),
-                                          state: "s", issuer: Self.issuer)?.code
+                                          state: "s", issuer: Self.issuer, requireIssuer: true).refusedCode
         }
         #expect(Self.kelvinIssuer == Self.issuer, "the premise")
         #expect(judge(Self.issuer) == nil)
@@ -30,10 +38,22 @@ struct IdentifierSiteSignInTests {
         let decoded = try #require(QueryDecoding.decode("code=c&state=s&K=1&%E2%84%AA=2"))
         #expect(!decoded.duplicated.isEmpty, "K and KELVIN SIGN are one dictionary key: the response is refused")
         let callback = LoopbackRedirectListener.Callback(parameters: decoded.parameters, duplicated: decoded.duplicated)
-        #expect(AuthorizationCodeSignIn.judge(callback, state: "s", issuer: nil)?.code == .responseMismatch)
+        #expect(AuthorizationCodeSignIn.judge(callback, state: "s", issuer: nil, requireIssuer: false).refusedCode == .responseMismatch)
         let single = LoopbackRedirectListener.Callback(parameters: ["\(Self.kelvin)ey": "v"], duplicated: [])
         #expect(single.value(of: "Key") == nil)
         #expect(single.value(of: "\(Self.kelvin)ey") == "v")
+    }
+
+    @Test("the callback's state is compared byte for byte: a canonically equivalent state is ignored")
+    func callbackStateAndError() {
+        func judge(_ parameters: [String: String]) -> CallbackVerdict.Outcome {
+            AuthorizationCodeSignIn.judge(.init(parameters: parameters, duplicated: []), state: "Ks", issuer: nil, requireIssuer: false).outcome
+        }
+        if case .ignore = judge(["code": "c", "state": "\(Self.kelvin)s"]) {} else { Issue.record("a canonically equivalent state must not be accepted") }
+        if case .accept = judge(["code": "c", "state": "Ks"]) {} else { Issue.record("the exact state is accepted") }
+        let denied = AuthorizationCodeSignIn.judge(.init(parameters: ["state": "Ks", "error": "access_denied"], duplicated: []),
+                                                   state: "Ks", issuer: nil, requireIssuer: false).refusedCode
+        #expect(denied == .accessDenied)
     }
 
     /// An ES256 ID token from `issuer` for `audience` with `azp`, and the key set that verifies it.

@@ -25,6 +25,10 @@ actor ServiceServerState {
     var expiresIn = 3600
     /// The token endpoint refuses requests without a DPoP proof.
     var requireDPoP = false
+    /// The token endpoint ignores DPoP proofs and issues Bearer tokens (a server without DPoP).
+    var ignoresDPoP = false
+    /// The revocation endpoint answers 503 for tokens with these hints (without revoking them).
+    var failingRevocationHints: Set<String> = []
     /// The token endpoint demands its current nonce in proofs.
     var tokenNonceRequired = false
     /// The resource endpoint demands its current nonce in proofs.
@@ -62,6 +66,8 @@ actor ServiceServerState {
     func set(clientAuth: ClientAuth) { self.clientAuth = clientAuth }
     func set(expiresIn: Int) { self.expiresIn = expiresIn }
     func set(requireDPoP: Bool) { self.requireDPoP = requireDPoP }
+    func set(ignoresDPoP: Bool) { self.ignoresDPoP = ignoresDPoP }
+    func set(failingRevocationHints: Set<String>) { self.failingRevocationHints = failingRevocationHints }
     func set(tokenNonceRequired: Bool) { self.tokenNonceRequired = tokenNonceRequired }
     func set(resourceNonceRequired: Bool) { self.resourceNonceRequired = resourceNonceRequired }
     func rotateNonce() { nonce = "n-\(UUID().uuidString)" }
@@ -93,7 +99,7 @@ actor ServiceServerState {
             }
         }
         var jkt: String?
-        if let dpop {
+        if let dpop, !ignoresDPoP {
             switch verifyProof(dpop, method: "POST", url: endpoint, accessToken: nil, nonceRequired: tokenNonceRequired) {
             case .success(let thumbprint): jkt = thumbprint
             case .failure(.nonce):
@@ -138,6 +144,9 @@ actor ServiceServerState {
             return refuse(401, "invalid_client", reason)
         }
         guard let token = form["token"] else { return refuse(400, "invalid_request", "no token") }
+        if let hint = form["token_type_hint"], failingRevocationHints.contains(hint) {
+            return Answer(status: 503, body: json(["error": "temporarily_unavailable"]))
+        }
         revocations.append((token, form["token_type_hint"]))
         refreshTokens.remove(token)
         revoked.insert(token)

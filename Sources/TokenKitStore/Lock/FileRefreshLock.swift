@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import TokenKitStore
 
 /// A ``RefreshLock`` made of `flock(2)` locks on files in a private directory, shared by
 /// every process (and every ``AuthProvider`` in one process) that uses the same directory.
@@ -19,7 +18,7 @@ import TokenKitStore
 /// - Lock files are opened with `O_NOFOLLOW`, mode 0600 (whatever the umask), hold no data; their names are
 ///   a hash of the credential key (two keys sharing a hash only share a lock, never data).
 /// - Waiting polls a non-blocking `flock` with `Task.sleep`, so no cooperative thread is
-///   blocked; it gives up with ``AuthError/Code/lock`` after ``timeout``. The kernel drops
+///   blocked; it gives up with ``TokenStoreError/Code/lock`` after ``timeout``. The kernel drops
 ///   the lock when the holder exits, even if it crashes.
 ///
 /// It does not coordinate across machines (e.g. a home directory on NFS): use a directory
@@ -30,10 +29,10 @@ public struct FileRefreshLock: RefreshLock {
     /// How long ``acquire(for:)`` waits before giving up.
     public let timeout: Duration
 
-    /// The default wait: longer than a holder's refresh may take with the default request
-    /// deadline (``HTTPTransportRequest/defaultTimeout``, 30 s) plus store work, so a waiter
-    /// never gives up while the holder is still within its own deadline.
-    public static let defaultTimeout: Duration = HTTPTransportRequest.defaultTimeout + .seconds(15)
+    /// The default wait, 45 s: longer than a holder's refresh may take with the auth module's
+    /// default request deadline (30 s) plus store work, so a waiter never gives up while the
+    /// holder is still within its own deadline.
+    public static let defaultTimeout: Duration = .seconds(45)
 
     /// Creates a lock in `directory`; nothing is touched on disk until ``acquire(for:)``.
     /// Pick `timeout` longer than the refresher's request deadline (see ``defaultTimeout``).
@@ -53,7 +52,7 @@ public struct FileRefreshLock: RefreshLock {
     }
 
     /// Takes the lock for `key`, waiting up to ``timeout``.
-    public func acquire(for key: CredentialKey) async throws(AuthError) -> RefreshLockLease {
+    public func acquire(for key: CredentialKey) async throws(TokenStoreError) -> RefreshLockLease {
         try Self.prepareDirectory(directory)
         let path = directory + "/refresh-" + Self.fileName(for: key) + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -91,7 +90,7 @@ public struct FileRefreshLock: RefreshLock {
                 try await Task.sleep(for: pause)
             } catch {
                 close(fd)
-                throw .cancelled
+                throw .cancelled("cancelled while waiting for the refresh lock")
             }
             pause = min(pause * 2, .milliseconds(50))
         }
@@ -99,7 +98,7 @@ public struct FileRefreshLock: RefreshLock {
 
     /// Creates `path` (mode 0700 whatever the umask) if missing and checks it is private to
     /// this user without following links (``PrivateFiles/preparePrivateDirectory(_:)``).
-    static func prepareDirectory(_ path: String) throws(AuthError) {
+    static func prepareDirectory(_ path: String) throws(TokenStoreError) {
         do throws(TokenStoreError) {
             try PrivateFiles.preparePrivateDirectory(path)
         } catch {
