@@ -46,7 +46,10 @@ public enum TokenStores {
         } else {
             unusable = status.reason
         }
-        let store = try fallback()
+        let store: any TokenStore
+        do throws(TokenStoreError) { store = try fallback() } catch {
+            throw TokenStoreError(code: error.code, message: "no usable Secret Service (\(unusable)), and \(error.message)")
+        }
         return Choice(store: store, reason: "\(store.backendName): \(unusable)")
     }
 }

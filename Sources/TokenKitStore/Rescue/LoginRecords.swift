@@ -85,7 +85,8 @@ package struct LoginRecords: Sendable {
         return bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    static func parse(_ bytes: [UInt8], path: String) throws(TokenStoreError) -> LoginRecord {
+    /// The record in `bytes` (read from `path`, named in errors).
+    package static func parse(_ bytes: [UInt8], path: String) throws(TokenStoreError) -> LoginRecord {
         var backend: String?
         var file: String?
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {

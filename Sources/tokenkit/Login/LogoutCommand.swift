@@ -39,7 +39,8 @@ struct LogoutCommand: AsyncParsableCommand {
         let credentialKey = try key.key()
         let flagged = try clientAuth.fromFlags()
         let environment = ProcessInfo.processInfo.environment
-        let opened = try await backend.openStore(key: credentialKey, environment: environment)
+        // Rescuing: a login kept in the rescue file is revoked and deleted there too.
+        let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
         let transport = URLSessionTransport(timeout: .seconds(30))
         let outcome = try await SignOut.run(store: opened.store, key: credentialKey, revoke: !noRevoke) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }

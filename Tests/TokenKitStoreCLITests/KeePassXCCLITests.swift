@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TokenKitTestSupport
+
+/// `tokenkit store` against KeePassXC's Secret Service (issue 25): KeePassXC 2.7 under Xvfb on
+/// a private bus (`scripts/with-keepassxc`), its database made with keepassxc-cli.
+/// - With KeePassXC's defaults every read of an item needs the user's confirmation (an
+///   "Access Request" window). On a display TokenKit asks for it (the Secret Service `Unlock`
+///   of the item) and the test answers it with xdotool; headless, TokenKit does not prompt and
+///   the error names the setting.
+/// - Items TokenKit replaces or deletes go to the database's Recycle Bin, which KeePassXC
+///   hides from the Secret Service (so no client can delete them there): with the recycle bin
+///   off (and delete confirmation off) nothing old stays in the database; with it on, the old
+///   secret is in the bin — the documented reason to turn it off.
+@Suite("tokenkit store (KeePassXC's Secret Service)")
+struct KeePassXCCLITests {
+    static let key = ["--service", "dev.tokenkit.kpx", "--account", "ci", "--backend", "secret-service"]
+
+    /// Runs `body` with a private KeePassXC (`knobs`: WITH_KEEPASSXC_* settings); skips (or,
+    /// with TOKENKIT_REQUIRE_KEEPASSXC=1, fails) when it cannot start.
+    func withKeePassXC(_ knobs: [String: String] = [:], _ body: @Sendable (PrivateSecretService, [String: String]) async throws -> Void) async throws {
+        let keepassxc: PrivateSecretService
+        do {
+            keepassxc = try await PrivateSecretService.start(script: "scripts/with-keepassxc", environment: knobs)
+        } catch {
+            try ServiceGate.require(false, otherwise: "KeePassXC did not start (\(error)); run scripts/install-prerequisites", requiredBy: "TOKENKIT_REQUIRE_KEEPASSXC")
+            return
+        }
+        let home = NSTemporaryDirectory() + "tokenkit-kpx-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        var environment = keepassxc.environment
+        environment["HOME"] = home
+        environment["XDG_RUNTIME_DIR"] = home + "/run"
+        do {
+            try await body(keepassxc, environment)
+            await keepassxc.stop()
+        } catch {
+            await keepassxc.stop()
+            throw error
+        }
+    }
+
+    /// Presses Return (KeePassXC's default button, "Allow Selected") on the first Access
+    /// Request window that appears within 30 s on `display`; returns how many it answered.
+    @discardableResult
+    func allowAccessRequest(on display: String) async throws -> Int {
+        let script = #"""
+            for _ in $(seq 300); do
+                for w in $(xdotool search --name 'Access Request' 2>/dev/null); do
+                    xdotool windowfocus --sync "$w" key --clearmodifiers Return && echo answered && exit 0
+                done
+                sleep 0.1
+            done
+            exit 1
+            """#
+        let outcome = try await ChildProcess("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "DISPLAY": display], stdin: .bytes([]))
+            .run(timeout: .seconds(60))
+        return outcome.status == 0 ? 1 : 0
+    }
+
+    /// The database's contents as keepassxc-cli exports them (XML, secrets included).
+    func exportedDatabase(_ keepassxc: PrivateSecretService) async throws -> String {
+        let outcome = try await ChildProcess(
+            "/bin/bash", ["-c", "keepassxc-cli export -q -f xml \"$0\" < \"$1\"", keepassxc.databasePath, keepassxc.databasePasswordPath],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()], stdin: .bytes([])
+        ).run(timeout: .seconds(60))
+        #expect(outcome.status == 0, "export: \(outcome.stderrText)")
+        return outcome.stdoutText
+    }
+
+    @Test("KeePassXC's defaults on a desktop: a read asks for access, the test allows it, the secret comes back")
+    func accessConfirmedOnDesktop() async throws {
+        try await withKeePassXC { keepassxc, env in
+            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-1".utf8), environment: env)
+            #expect(put.status == 0, "\(put.stderr)")
+            let display = try #require(keepassxc.display)
+            async let reading = CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
+            let answered = try await allowAccessRequest(on: display)
+            let read = try await reading
+            #expect(answered == 1, "no Access Request window appeared")
+            #expect(read.status == 0, "\(read.stderr)")
+            #expect(read.stdoutText == "KPX-SECRET-1")
+        }
+    }
+
+    @Test("KeePassXC's defaults headless: a read fails at once, naming the setting, without a prompt")
+    func accessConfirmationHeadless() async throws {
+        try await withKeePassXC { keepassxc, env in
+            var headless = env
+            headless["DISPLAY"] = nil
+            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-2".utf8), environment: headless)
+            #expect(put.status == 0, "\(put.stderr)")
+            let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: headless)
+            expectOneErrorLine(read, status: 2, containing: "\"Confirm when passwords are retrieved by clients\"")
+            #expect(read.stderr.contains("does not prompt here (no display"))
+            #expect(!read.stderr.contains("KPX-SECRET-2"))
+        }
+    }
+
+    @Test("recommended settings (recycle bin off, no confirmations): replaced and deleted secrets leave nothing in the database")
+    func nothingLeftBehind() async throws {
+        try await withKeePassXC(["WITH_KEEPASSXC_CONFIRM_ACCESS": "0", "WITH_KEEPASSXC_CONFIRM_DELETE": "0", "WITH_KEEPASSXC_RECYCLE_BIN": "0"]) { keepassxc, env in
+            for secret in ["KPX-OLD-SECRET", "KPX-NEW-SECRET"] {
+                let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
+                #expect(put.status == 0, "\(put.stderr)")
+            }
+            let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
+            #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
+            #expect(try await !exportedDatabase(keepassxc).contains("KPX-OLD-SECRET"))
+            let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
+            #expect(delete.status == 0, "\(delete.stderr)")
+            let database = try await exportedDatabase(keepassxc)
+            #expect(!database.contains("KPX-OLD-SECRET") && !database.contains("KPX-NEW-SECRET"))
+        }
+    }
+
+    @Test("KeePassXC's default recycle bin keeps a replaced secret (the reason the docs say to turn it off)")
+    func recycleBinKeepsOldSecret() async throws {
+        try await withKeePassXC(["WITH_KEEPASSXC_CONFIRM_ACCESS": "0"]) { keepassxc, env in
+            for secret in ["KPX-BIN-OLD", "KPX-BIN-NEW"] {
+                let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
+                #expect(put.status == 0, "\(put.stderr)")
+            }
+            let database = try await exportedDatabase(keepassxc)
+            let bin = try #require(database.range(of: "<Name>Recycle Bin</Name>"), "no Recycle Bin group")
+            #expect(database[bin.upperBound...].contains("KPX-BIN-OLD"))
+        }
+    }
+}
