@@ -26,7 +26,10 @@ struct KeyringRescueCLITests {
                     ["store", "put", "--token-set", "--backend", "secret-service"] + Self.key,
                     stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
-                let token = ["token"] + Self.key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID]
+                // Stored by `store put`, not `login`: no record, so the backend is named (as it was for the put).
+                let token = ["token", "--backend", "secret-service"] + Self.key + [
+                    "--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID,
+                ]
 
                 await server.state.closeGate()
                 async let refreshing = cli.run(token, environment: env)
