@@ -59,10 +59,33 @@ struct KeePassXCCLITests {
         return outcome.status == 0 ? 1 : 0
     }
 
-    /// The database's contents as keepassxc-cli exports them (XML, secrets included).
-    func exportedDatabase(_ keepassxc: PrivateSecretService) async throws -> String {
+    /// What the database holds for TokenKit's item, as keepassxc-cli reads the saved file: its
+    /// XML export (fields), then the secret attachment (KeePassXC keeps a non-text secret as the
+    /// attachment FDO_SECRETS_DATA, which the XML export leaves out) of the entry in the exposed
+    /// group and of the one in the Recycle Bin, where present. KeePassXC saves a change a
+    /// moment after making it: this reads again (every 0.5 s, for up to 15 s) until `settled`
+    /// holds, and returns the last reading either way.
+    func savedDatabase(_ keepassxc: PrivateSecretService, settled: (String) -> Bool) async throws -> String {
+        var text = try await readSavedDatabase(keepassxc)
+        for _ in 0..<30 where !settled(text) {
+            try await Task.sleep(for: .milliseconds(500))
+            text = try await readSavedDatabase(keepassxc)
+        }
+        return text
+    }
+
+    private func readSavedDatabase(_ keepassxc: PrivateSecretService) async throws -> String {
+        let script = #"""
+            db=$0; pw=$1; title='TokenKit: ci @ dev.tokenkit.kpx'
+            keepassxc-cli export -q -f xml "$db" < "$pw" || exit 1
+            for group in TokenKit 'Recycle Bin'; do
+                echo "== $group"
+                keepassxc-cli attachment-export -q --stdout "$db" "$group/$title" FDO_SECRETS_DATA < "$pw" 2>/dev/null
+                echo
+            done
+            """#
         let outcome = try await ChildProcess(
-            "/bin/bash", ["-c", "keepassxc-cli export -q -f xml \"$0\" < \"$1\"", keepassxc.databasePath, keepassxc.databasePasswordPath],
+            "/bin/bash", ["-c", script, keepassxc.databasePath, keepassxc.databasePasswordPath],
             environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()], stdin: .bytes([])
         ).run(timeout: .seconds(60))
         #expect(outcome.status == 0, "export: \(outcome.stderrText)")
@@ -107,10 +130,12 @@ struct KeePassXCCLITests {
             }
             let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
             #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
-            #expect(try await !exportedDatabase(keepassxc).contains("KPX-OLD-SECRET"))
+            let before = try await savedDatabase(keepassxc) { $0.contains("KPX-NEW-SECRET") && !$0.contains("KPX-OLD-SECRET") }
+            #expect(before.contains("KPX-NEW-SECRET"), "the saved database does not show stored secrets: this check would prove nothing")
+            #expect(!before.contains("KPX-OLD-SECRET"))
             let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
             #expect(delete.status == 0, "\(delete.stderr)")
-            let database = try await exportedDatabase(keepassxc)
+            let database = try await savedDatabase(keepassxc) { !$0.contains("KPX-NEW-SECRET") }
             #expect(!database.contains("KPX-OLD-SECRET") && !database.contains("KPX-NEW-SECRET"))
         }
     }
@@ -122,9 +147,9 @@ struct KeePassXCCLITests {
                 let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
             }
-            let database = try await exportedDatabase(keepassxc)
-            let bin = try #require(database.range(of: "<Name>Recycle Bin</Name>"), "no Recycle Bin group")
-            #expect(database[bin.upperBound...].contains("KPX-BIN-OLD"))
+            let database = try await savedDatabase(keepassxc) { $0.contains("KPX-BIN-NEW") && $0.contains("KPX-BIN-OLD") }
+            #expect(database.contains("<Name>Recycle Bin</Name>"), "no Recycle Bin group")
+            #expect(database.contains("KPX-BIN-OLD"), "the replaced secret is not in the database")
         }
     }
 }
