@@ -92,7 +92,7 @@ struct SecretServiceSession {
             tokenkit_unlock_objects(service.cast(to: SecretService.self), &pointers, UInt32(pointers.count), promptDeadline.cancellable, error)
         }
         guard unlocked >= objects.count else {
-            throw .init(code: .dismissed, message: "the prompt to unlock \(what) was dismissed")
+            throw .init(code: .dismissed, message: "the unlock prompt for \(what) was dismissed")
         }
     }
 
