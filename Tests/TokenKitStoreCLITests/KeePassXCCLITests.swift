@@ -12,7 +12,7 @@ import TokenKitTestSupport
 ///   hides from the Secret Service (so no client can delete them there): with the recycle bin
 ///   off (and delete confirmation off) nothing old stays in the database; with it on, the old
 ///   secret is in the bin — the documented reason to turn it off.
-@Suite("tokenkit store (KeePassXC's Secret Service)")
+@Suite("tokenkit store (KeePassXC's Secret Service)", .serialized)
 struct KeePassXCCLITests {
     static let key = ["--service", "dev.tokenkit.kpx", "--account", "ci", "--backend", "secret-service"]
 
@@ -21,7 +21,9 @@ struct KeePassXCCLITests {
     func withKeePassXC(_ knobs: [String: String] = [:], _ body: @Sendable (PrivateSecretService, [String: String]) async throws -> Void) async throws {
         let keepassxc: PrivateSecretService
         do {
-            keepassxc = try await PrivateSecretService.start(script: "scripts/with-keepassxc", environment: knobs)
+            // One KeePassXC at a time (.serialized), with room to start on a busy machine.
+            keepassxc = try await PrivateSecretService.start(
+                script: "scripts/with-keepassxc", environment: knobs.merging(["WITH_KEEPASSXC_TIMEOUT": "80"]) { given, _ in given })
         } catch {
             try ServiceGate.require(false, otherwise: "KeePassXC did not start (\(error)); run scripts/install-prerequisites", requiredBy: "TOKENKIT_REQUIRE_KEEPASSXC")
             return
