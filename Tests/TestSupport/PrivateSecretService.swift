@@ -59,17 +59,20 @@ public final class PrivateSecretService: @unchecked Sendable {
     /// Locks the default collection over D-Bus, as a screen locker does (gnome-keyring locks
     /// without a prompt), and checks that it is locked.
     public func lockDefaultCollection() throws {
-        let script = #"""
-            set -e
-            call() { dbus-send --session --print-reply=literal --reply-timeout=5000 --dest=org.freedesktop.secrets "$@"; }
-            coll=$(call /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default | tr -d ' ')
-            call /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock "array:objpath:$coll" >/dev/null
-            call "$coll" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked | grep -q true
-            """#
-        let outcome = try ChildProcess("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": busAddress], stdin: .bytes([]))
+        let outcome = try ChildProcess("/bin/bash", ["-c", Self.lockScript], environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": busAddress], stdin: .bytes([]))
             .runBlocking(timeout: .seconds(20))
         guard outcome.status == 0 else { throw ServiceGate.Unavailable(message: "cannot lock the default collection: \(outcome.stderrText)") }
     }
+
+    /// A bash script that locks the default collection of the Secret Service on
+    /// `DBUS_SESSION_BUS_ADDRESS` and fails unless it is then locked (`set -e`).
+    public static let lockScript = #"""
+        set -e
+        call() { dbus-send --session --print-reply=literal --reply-timeout=5000 --dest=org.freedesktop.secrets "$@"; }
+        coll=$(call /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default | tr -d ' ')
+        call /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock "array:objpath:$coll" >/dev/null
+        call "$coll" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked | grep -q true
+        """#
 
     /// Stops (`SIGSTOP`: a hung provider), resumes (`SIGCONT`) or kills (`SIGKILL`) the provider.
     public func signalProvider(_ signal: Int32) {

@@ -37,15 +37,10 @@ struct BackendChoiceCLITests {
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await ServiceTokenServer.with { server in
-                let secret = try KeyringFixture.file(sandbox, "client-secret", ServiceServerState.clientSecret)
-                let file = ["--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath]
+                let file = ["--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
                 // No session bus: auto stores the login in the encrypted file, and records that.
                 let login = try await cli.run(
-                    ["login", "--device"] + Self.key + [
-                        "--token-endpoint", server.tokenEndpoint.absoluteString,
-                        "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
-                        "--client-id", ServiceServerState.clientID, "--client-secret-file", secret, "--scrypt-log-n", "4",
-                    ] + file, environment: KeyringFixture.environment(sandbox, nil))
+                    try KeyringFixture.deviceLogin(Self.key, server, sandbox) + file, environment: KeyringFixture.environment(sandbox, nil))
                 #expect(login.status == 0, "stderr: \(login.stderr)")
                 #expect(login.stderr.contains("(stored in file)"), "stderr: \(login.stderr)")
 
@@ -77,13 +72,8 @@ struct BackendChoiceCLITests {
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await ServiceTokenServer.with { server in
-                let secret = try KeyringFixture.file(sandbox, "client-secret", ServiceServerState.clientSecret)
                 let login = try await cli.run(
-                    ["login", "--device"] + Self.key + [
-                        "--token-endpoint", server.tokenEndpoint.absoluteString,
-                        "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
-                        "--client-id", ServiceServerState.clientID, "--client-secret-file", secret,
-                    ], environment: KeyringFixture.environment(sandbox, keyring))
+                    try KeyringFixture.deviceLogin(Self.key, server, sandbox), environment: KeyringFixture.environment(sandbox, keyring))
                 #expect(login.status == 0, "stderr: \(login.stderr)")
                 #expect(login.stderr.contains("(stored in secret-service)"), "stderr: \(login.stderr)")
                 // A passphrase is at hand, yet the file is not consulted: the login is in the keyring.

@@ -66,6 +66,17 @@ enum KeyringFixture {
         }
     }
 
+    /// `tokenkit login --device` for `key` against `server` (client_secret_basic with a
+    /// secret file written into the sandbox), before any backend options.
+    static func deviceLogin(_ key: [String], _ server: ServiceTokenServer, _ sandbox: Sandbox) throws -> [String] {
+        let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret)
+        return ["login", "--device"] + key + [
+            "--token-endpoint", server.tokenEndpoint.absoluteString,
+            "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
+            "--client-id", ServiceServerState.clientID, "--client-secret-file", secret,
+        ]
+    }
+
     /// A 0600 file in the sandbox.
     static func file(_ sandbox: Sandbox, _ name: String, _ text: String) throws -> String {
         let path = sandbox.root + "/" + name

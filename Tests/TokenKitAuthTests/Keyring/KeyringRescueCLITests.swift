@@ -77,13 +77,7 @@ struct KeyringRescueCLITests {
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             try await ServiceTokenServer.with { server in
-                let secret = try KeyringFixture.file(sandbox, "client-secret", ServiceServerState.clientSecret)
-                async let signingIn = cli.run(
-                    ["login", "--device"] + Self.key + [
-                        "--token-endpoint", server.tokenEndpoint.absoluteString,
-                        "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
-                        "--client-id", ServiceServerState.clientID, "--client-secret-file", secret, "--timeout", "60",
-                    ], environment: env)
+                async let signingIn = cli.run(try KeyringFixture.deviceLogin(Self.key, server, sandbox) + ["--timeout", "60"], environment: env)
                 // The device request came after the store check; the first poll comes a second later.
                 try await KeyringFixture.waitUntil("the device request") { await server.state.deviceRequests == 1 }
                 try breakage.apply(to: keyring)
@@ -110,12 +104,7 @@ struct KeyringRescueCLITests {
         try await KeyringFixture.withKeyring { keyring in
             try keyring.lockDefaultCollection()
             try await ServiceTokenServer.with { server in
-                let secret = try KeyringFixture.file(sandbox, "client-secret", ServiceServerState.clientSecret)
-                let login = ["login", "--device"] + Self.key + [
-                    "--token-endpoint", server.tokenEndpoint.absoluteString,
-                    "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
-                    "--client-id", ServiceServerState.clientID, "--client-secret-file", secret,
-                ]
+                let login = try KeyringFixture.deviceLogin(Self.key, server, sandbox)
                 let locked = try await cli.run(login + ["--backend", "secret-service"], environment: KeyringFixture.environment(sandbox, keyring))
                 #expect(locked.status == 2, "stderr: \(locked.stderr)")
                 #expect(locked.stderr.hasPrefix("error: secret-service backend: the default keyring collection is locked"), "stderr: \(locked.stderr)")
