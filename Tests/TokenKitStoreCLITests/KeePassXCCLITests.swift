@@ -61,34 +61,30 @@ struct KeePassXCCLITests {
         return outcome.status == 0 ? 1 : 0
     }
 
-    /// What the database holds for TokenKit's item, as keepassxc-cli reads the saved file: its
-    /// XML export (fields), then the secret attachment (KeePassXC keeps a non-text secret as the
-    /// attachment FDO_SECRETS_DATA, which the XML export leaves out) of the entry in the exposed
-    /// group and of the one in the Recycle Bin, where present. KeePassXC saves a change a
-    /// moment after making it: this reads again (every 0.5 s, for up to 15 s) until `settled`
-    /// holds, and returns the last reading either way.
-    func savedDatabase(_ keepassxc: PrivateSecretService, settled: (String) -> Bool) async throws -> String {
-        var text = try await readSavedDatabase(keepassxc)
-        for _ in 0..<30 where !settled(text) {
-            try await Task.sleep(for: .milliseconds(500))
-            text = try await readSavedDatabase(keepassxc)
-        }
-        return text
-    }
-
-    private func readSavedDatabase(_ keepassxc: PrivateSecretService) async throws -> String {
+    /// What the saved database holds for TokenKit's items titled `titles`, as keepassxc-cli
+    /// reads the file after KeePassXC locked the database (which saves what it had not saved
+    /// yet: it saves a change a moment after making it): the XML export (fields), then, per
+    /// title, the secret attachment (KeePassXC keeps a non-text secret as the attachment
+    /// FDO_SECRETS_DATA, which the XML export leaves out) of the entry in the exposed group
+    /// and of the one in the Recycle Bin, where present. The database stays locked.
+    func savedDatabase(_ keepassxc: PrivateSecretService, titles: [String]) async throws -> String {
         let script = #"""
-            db=$0; pw=$1; title='TokenKit: ci @ dev.tokenkit.kpx'
+            db=$0; pw=$1; shift
+            dbus-send --session --print-reply --reply-timeout=20000 --dest=org.keepassxc.KeePassXC.MainWindow /keepassxc \
+                org.keepassxc.KeePassXC.MainWindow.lockAllDatabases >/dev/null || exit 1
             keepassxc-cli export -q -f xml "$db" < "$pw" || exit 1
-            for group in TokenKit 'Recycle Bin'; do
-                echo "== $group"
-                keepassxc-cli attachment-export -q --stdout "$db" "$group/$title" FDO_SECRETS_DATA < "$pw" 2>/dev/null
-                echo
+            for title in "$@"; do
+                for group in TokenKit 'Recycle Bin'; do
+                    echo "== $group/$title"
+                    keepassxc-cli attachment-export -q --stdout "$db" "$group/$title" FDO_SECRETS_DATA < "$pw" 2>/dev/null
+                    echo
+                done
             done
             """#
         let outcome = try await ChildProcess(
-            "/bin/bash", ["-c", script, keepassxc.databasePath, keepassxc.databasePasswordPath],
-            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()], stdin: .bytes([])
+            "/bin/bash", ["-c", script, keepassxc.databasePath, keepassxc.databasePasswordPath] + titles,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "DBUS_SESSION_BUS_ADDRESS": keepassxc.busAddress],
+            stdin: .bytes([])
         ).run(timeout: .seconds(60))
         #expect(outcome.status == 0, "export: \(outcome.stderrText)")
         return outcome.stdoutText
@@ -126,18 +122,19 @@ struct KeePassXCCLITests {
     @Test("recommended settings (recycle bin off, no confirmations): replaced and deleted secrets leave nothing in the database")
     func nothingLeftBehind() async throws {
         try await withKeePassXC(["WITH_KEEPASSXC_CONFIRM_ACCESS": "0", "WITH_KEEPASSXC_CONFIRM_DELETE": "0", "WITH_KEEPASSXC_RECYCLE_BIN": "0"]) { keepassxc, env in
+            // Kept to the end: the saved database must show it, or the check below proves nothing.
+            let keep = ["--service", "dev.tokenkit.kpx", "--account", "keep", "--backend", "secret-service"]
+            #expect(try await CLI.run(["store", "put"] + keep, stdin: Array("KPX-KEPT-SECRET".utf8), environment: env).status == 0)
             for secret in ["KPX-OLD-SECRET", "KPX-NEW-SECRET"] {
                 let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
             }
             let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
             #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
-            let before = try await savedDatabase(keepassxc) { $0.contains("KPX-NEW-SECRET") && !$0.contains("KPX-OLD-SECRET") }
-            #expect(before.contains("KPX-NEW-SECRET"), "the saved database does not show stored secrets: this check would prove nothing")
-            #expect(!before.contains("KPX-OLD-SECRET"))
             let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
             #expect(delete.status == 0, "\(delete.stderr)")
-            let database = try await savedDatabase(keepassxc) { !$0.contains("KPX-NEW-SECRET") }
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: keep @ dev.tokenkit.kpx", "TokenKit: ci @ dev.tokenkit.kpx"])
+            #expect(database.contains("KPX-KEPT-SECRET"), "the saved database does not show stored secrets")
             #expect(!database.contains("KPX-OLD-SECRET") && !database.contains("KPX-NEW-SECRET"))
         }
     }
@@ -149,9 +146,9 @@ struct KeePassXCCLITests {
                 let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
             }
-            let inBin = { (saved: String) in saved.components(separatedBy: "== Recycle Bin\n").last?.hasPrefix("KPX-BIN-OLD") == true }
-            let database = try await savedDatabase(keepassxc) { inBin($0) }
-            #expect(inBin(database), "the replaced secret is not in the Recycle Bin")
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"])
+            #expect(database.contains("== TokenKit/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-NEW"), "\(database.suffix(300))")
+            #expect(database.contains("== Recycle Bin/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-OLD"), "the replaced secret is not in the Recycle Bin")
         }
     }
 }
