@@ -119,23 +119,36 @@ struct KeePassXCCLITests {
         }
     }
 
-    @Test("recommended settings (recycle bin off, no confirmations): replaced and deleted secrets leave nothing in the database")
-    func nothingLeftBehind() async throws {
-        try await withKeePassXC(["WITH_KEEPASSXC_CONFIRM_ACCESS": "0", "WITH_KEEPASSXC_CONFIRM_DELETE": "0", "WITH_KEEPASSXC_RECYCLE_BIN": "0"]) { keepassxc, env in
-            // Kept to the end: the saved database must show it, or the check below proves nothing.
-            let keep = ["--service", "dev.tokenkit.kpx", "--account", "keep", "--backend", "secret-service"]
-            #expect(try await CLI.run(["store", "put"] + keep, stdin: Array("KPX-KEPT-SECRET".utf8), environment: env).status == 0)
+    static let recommended = ["WITH_KEEPASSXC_CONFIRM_ACCESS": "0", "WITH_KEEPASSXC_CONFIRM_DELETE": "0", "WITH_KEEPASSXC_RECYCLE_BIN": "0"]
+
+    @Test("recommended settings (recycle bin off, no confirmations): a replaced secret leaves nothing in the database")
+    func replacedLeavesNothing() async throws {
+        try await withKeePassXC(Self.recommended) { keepassxc, env in
             for secret in ["KPX-OLD-SECRET", "KPX-NEW-SECRET"] {
                 let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
             }
             let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
             #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"])
+            #expect(database.contains("KPX-NEW-SECRET"), "the saved database does not show stored secrets: this check would prove nothing")
+            #expect(!database.contains("KPX-OLD-SECRET"))
+        }
+    }
+
+    @Test("recommended settings: a deleted secret leaves nothing in the database")
+    func deletedLeavesNothing() async throws {
+        try await withKeePassXC(Self.recommended) { keepassxc, env in
+            // Kept to the end: the saved database must show it, or the check below proves nothing.
+            let keep = ["--service", "dev.tokenkit.kpx", "--account", "keep", "--backend", "secret-service"]
+            #expect(try await CLI.run(["store", "put"] + keep, stdin: Array("KPX-KEPT-SECRET".utf8), environment: env).status == 0)
+            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-GONE-SECRET".utf8), environment: env)
+            #expect(put.status == 0, "\(put.stderr)")
             let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
             #expect(delete.status == 0, "\(delete.stderr)")
             let database = try await savedDatabase(keepassxc, titles: ["TokenKit: keep @ dev.tokenkit.kpx", "TokenKit: ci @ dev.tokenkit.kpx"])
             #expect(database.contains("KPX-KEPT-SECRET"), "the saved database does not show stored secrets")
-            #expect(!database.contains("KPX-OLD-SECRET") && !database.contains("KPX-NEW-SECRET"))
+            #expect(!database.contains("KPX-GONE-SECRET"))
         }
     }
 
