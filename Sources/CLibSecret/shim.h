@@ -42,16 +42,35 @@ static inline GQuark tokenkit_io_error_quark(void) { return G_IO_ERROR; }
 static inline GQuark tokenkit_dbus_error_quark(void) { return G_DBUS_ERROR; }
 static inline GQuark tokenkit_secret_error_quark(void) { return SECRET_ERROR; }
 
-// Asks the service to unlock one collection (may show a prompt). Returns how many objects
-// were unlocked (0 when the user dismissed the prompt), or -1 with *error set.
-static inline gint tokenkit_unlock_collection(SecretService *service, SecretCollection *collection,
-                                              GCancellable *cancellable, GError **error) {
-    GList *objects = g_list_append(NULL, collection);
+// Asks the service to unlock objects (a collection, or items: a collection's Unlock and
+// KeePassXC's access confirmation are the same Unlock / Prompt exchange; may show a prompt).
+// Returns how many were unlocked (fewer than `count` when the user dismissed the prompt), or
+// -1 with *error set.
+static inline gint tokenkit_unlock_objects(SecretService *service, gpointer *objects, guint count,
+                                           GCancellable *cancellable, GError **error) {
+    GList *list = NULL;
+    for (guint i = 0; i < count; i++) list = g_list_prepend(list, objects[i]);
     GList *unlocked = NULL;
-    gint count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, error);
-    g_list_free(objects);
+    gint done = secret_service_unlock_sync(service, list, cancellable, &unlocked, error);
+    g_list_free(list);
     g_list_free_full(unlocked, g_object_unref);
-    return count;
+    return done;
+}
+
+// Loads the secrets of items (borrowed) in one round trip. Returns 1, or 0 with *error set.
+static inline gint tokenkit_load_secrets(gpointer *items, guint count, GCancellable *cancellable, GError **error) {
+    GList *list = NULL;
+    for (guint i = 0; i < count; i++) list = g_list_prepend(list, items[i]);
+    gboolean ok = secret_item_load_secrets_sync(list, cancellable, error);
+    g_list_free(list);
+    return ok ? 1 : 0;
+}
+
+// Creates a collection with the given alias (e.g. "default"); the service may prompt for its
+// password. Returns the new collection (transfer full), or NULL with *error set.
+static inline SecretCollection *tokenkit_create_collection(SecretService *service, const char *label, const char *alias,
+                                                           GCancellable *cancellable, GError **error) {
+    return secret_collection_create_sync(service, label, alias, SECRET_COLLECTION_CREATE_NONE, cancellable, error);
 }
 
 // Says Hello to the bus daemon (the first call on a message-bus connection) with a timeout

@@ -9,11 +9,14 @@ struct SecretServiceSession {
     let service: GObjectRef
     let collection: GObjectRef
     let deadline: Deadline
+    let prompt: UnlockPromptPolicy
 
-    /// Opens a session, finds the default collection and makes sure it is unlocked
-    /// (prompting only when `allowsUnlockPrompt`).
-    init(deadline: Deadline, allowsUnlockPrompt: Bool) throws(TokenStoreError) {
+    /// Opens a session, finds the default collection (creating it when there is none and
+    /// prompts are allowed: the service asks for its password) and makes sure it is unlocked
+    /// (prompting only when `prompt` allows, under its own timeout).
+    init(deadline: Deadline, prompt: UnlockPromptPolicy) throws(TokenStoreError) {
         self.deadline = deadline
+        self.prompt = prompt
         let flags = SecretServiceFlags(SECRET_SERVICE_OPEN_SESSION.rawValue)
         let servicePointer = try Self.call(deadline, "connect to the Secret Service") { error in
             secret_service_open_sync(tokenkit_secret_service_type(), nil, flags, deadline.cancellable, error)
@@ -27,43 +30,70 @@ struct SecretServiceSession {
                 service.cast(to: SecretService.self), SECRET_COLLECTION_DEFAULT, SecretCollectionFlags(SECRET_COLLECTION_NONE.rawValue),
                 deadline.cancellable, error)
         }
-        guard let collection = GObjectRef(taking: collectionPointer.map(UnsafeMutableRawPointer.init)) else {
-            throw .backend("the Secret Service has no default collection (keyring); create one, e.g. by logging in to the desktop once or with seahorse")
+        if let found = GObjectRef(taking: collectionPointer.map(UnsafeMutableRawPointer.init)) {
+            collection = found
+        } else {
+            guard prompt.isAllowed else {
+                throw .backend("the Secret Service has no default collection (keyring), and TokenKit does not prompt to create one here (\(prompt.reason)); create one (log in to the desktop once, or use seahorse), or choose the encrypted file")
+            }
+            let created = try Self.prompting(deadline, prompt, "create the default collection") { promptDeadline, error in
+                tokenkit_create_collection(service.cast(to: SecretService.self), "Login", SECRET_COLLECTION_DEFAULT, promptDeadline.cancellable, error)
+            }
+            guard let made = GObjectRef(taking: created.map(UnsafeMutableRawPointer.init)) else {
+                throw .init(code: .dismissed, message: "the prompt to create the default keyring collection was dismissed")
+            }
+            collection = made
         }
-        self.collection = collection
         if secret_collection_get_locked(collection.cast(to: SecretCollection.self)) != 0 {
-            guard allowsUnlockPrompt else {
-                throw .init(code: .locked, message: "the default keyring collection is locked; unlock it (log in to the desktop, or use seahorse / your keyring tool) and retry")
+            guard prompt.isAllowed else {
+                throw .init(code: .locked, message: "the default keyring collection is locked, and TokenKit does not prompt to unlock it here (\(prompt.reason)); unlock it (log in to the desktop, or use seahorse / your keyring tool) and retry")
             }
-            let unlocked = try Self.call(deadline, "unlock the default collection") { error in
-                tokenkit_unlock_collection(
-                    service.cast(to: SecretService.self), collection.cast(to: SecretCollection.self), deadline.cancellable, error)
-            }
-            guard unlocked > 0 else {
-                throw .init(code: .dismissed, message: "the unlock prompt for the default keyring collection was dismissed")
-            }
+            try unlock([collection], what: "the default keyring collection")
         }
     }
 
     /// Items of our schema whose attributes include `attributes`, with their secrets loaded
-    /// when `loadSecrets`.
+    /// when `loadSecrets` — after asking the service to unlock the items it keeps locked
+    /// (KeePassXC's access confirmation), when prompts are allowed.
     func search(_ attributes: [String: String], loadSecrets: Bool) throws(TokenStoreError) -> [SecretServiceItem] {
         let table = GAttributes(attributes)
-        var flags = SECRET_SEARCH_ALL.rawValue
-        if loadSecrets { flags |= SECRET_SEARCH_LOAD_SECRETS.rawValue }
         let list = try Self.call(deadline, "search the default collection") { error in
             secret_collection_search_sync(
                 collection.cast(to: SecretCollection.self), tokenkit_credential_schema(), table.table,
-                SecretSearchFlags(flags), deadline.cancellable, error)
+                SecretSearchFlags(SECRET_SEARCH_ALL.rawValue), deadline.cancellable, error)
         }
         defer { tokenkit_object_list_free(list) }
-        var items: [SecretServiceItem] = []
+        var refs: [GObjectRef] = []
         var node = list
         while let current = node {
-            if let data = current.pointee.data { items.append(SecretServiceItem(GObjectRef(retaining: data))) }
+            if let data = current.pointee.data { refs.append(GObjectRef(retaining: data)) }
             node = current.pointee.next
         }
-        return items
+        if loadSecrets, !refs.isEmpty {
+            let locked = refs.filter { secret_item_get_locked($0.cast(to: SecretItem.self)) != 0 }
+            if !locked.isEmpty {
+                guard prompt.isAllowed else {
+                    throw .init(code: .locked, message: "the Secret Service keeps TokenKit's item locked until access to it is confirmed, and TokenKit does not prompt here (\(prompt.reason)); confirm it on the desktop, or turn the confirmation off (KeePassXC: Tools > Settings > Secret Service Integration > \"Confirm when passwords are retrieved by clients\")")
+                }
+                try unlock(locked, what: "TokenKit's keyring item")
+            }
+            var pointers = refs.map { Optional($0.pointer) }
+            _ = try Self.call(deadline, "read the credential") { error in
+                tokenkit_load_secrets(&pointers, UInt32(pointers.count), deadline.cancellable, error)
+            }
+        }
+        return refs.map(SecretServiceItem.init)
+    }
+
+    /// Asks the service to unlock `objects` (which may show a prompt), under the prompt's timeout.
+    private func unlock(_ objects: [GObjectRef], what: String) throws(TokenStoreError) {
+        var pointers = objects.map { Optional($0.pointer) }
+        let unlocked = try Self.prompting(deadline, prompt, "unlock \(what)") { promptDeadline, error in
+            tokenkit_unlock_objects(service.cast(to: SecretService.self), &pointers, UInt32(pointers.count), promptDeadline.cancellable, error)
+        }
+        guard unlocked >= objects.count else {
+            throw .init(code: .dismissed, message: "the unlock prompt for \(what) was dismissed")
+        }
     }
 
     /// Creates a new item (never replacing: the caller deletes older ones afterwards).
@@ -86,11 +116,39 @@ struct SecretServiceSession {
     }
 
     /// Deletes one item.
+    /// Deletes one item. A service may ask a person to confirm (KeePassXC, for a permanent
+    /// delete): the wait is the prompt's when prompts are allowed.
     func delete(_ item: SecretServiceItem) throws(TokenStoreError) {
-        _ = try Self.call(deadline, "delete the credential") { error in
-            secret_item_delete_sync(item.ref.cast(to: SecretItem.self), deadline.cancellable, error)
+        let body = { (current: Deadline, error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) in
+            secret_item_delete_sync(item.ref.cast(to: SecretItem.self), current.cancellable, error)
+        }
+        if prompt.isAllowed {
+            _ = try Self.prompting(deadline, prompt, "delete the credential", body)
+        } else {
+            _ = try Self.call(deadline, "delete the credential") { error in body(deadline, error) }
         }
     }
+
+    /// Runs a GLib call that may show a prompt: under the prompt's own deadline, with the
+    /// operation's deadline held off meanwhile; a prompt left unanswered is a timeout naming it.
+    static func prompting<T>(
+        _ deadline: Deadline, _ prompt: UnlockPromptPolicy, _ action: String,
+        _ body: (Deadline, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+    ) throws(TokenStoreError) -> T {
+        try deadline.holdingOff(for: prompt.timeout) { (promptDeadline: Deadline) throws(TokenStoreError) -> T in
+            do throws(GLibFailure) {
+                return try GLibFailure.check { error in body(promptDeadline, error) }
+            } catch {
+                if promptDeadline.expired {
+                    throw TokenStoreError(
+                        code: .timeout,
+                        message: "nobody answered the Secret Service's prompt to \(action) within \(SecondsText.format(promptDeadline.span)) s")
+                }
+                throw translate(error, action: action, deadline: promptDeadline)
+            }
+        }
+    }
+
 
     /// Runs a GLib call and translates its failure.
     static func call<T>(

@@ -26,26 +26,36 @@ import TokenKitStore
 /// Does not: serialize against other programs writing the same items without the lock
 /// (e.g. `secret-tool store`), keep its lock across machines or users, or make a write
 /// atomic in the daemon's own storage (that is the provider's job).
-public final class SecretServiceStore: TokenStore {
+public final class SecretServiceStore: TokenStorePreflight {
     /// Deadlines, prompting and the cross-process lock.
     public struct Options: Sendable {
-        /// The longest any one operation may take (default 5 s).
+        /// The longest any one operation may take (default 5 s), apart from the time a prompt
+        /// waits for a person (bounded by ``prompt``'s own timeout).
         public var timeout: Duration
-        /// Whether a locked collection may be unlocked with a prompt (default `false`: report
-        /// it as locked). With `true`, the deadline still bounds the prompt.
-        public var allowsUnlockPrompt: Bool
+        /// Whether the service may prompt (unlock the collection, confirm access to an item,
+        /// create the default collection, confirm a delete), and for how long.
+        public var prompt: UnlockPromptPolicy
         /// The lock file that serializes writers across processes.
         public var lockFilePath: String
 
-        /// Options with an explicit lock file.
+        /// Whether a locked collection may be unlocked with a prompt (``prompt``'s `isAllowed`).
+        public var allowsUnlockPrompt: Bool {
+            get { prompt.isAllowed }
+            set { prompt = newValue ? UnlockPromptPolicy(isAllowed: true, reason: "prompts are allowed by the options") : .disabled }
+        }
+
+        /// Options with an explicit lock file; prompts only with `allowsUnlockPrompt` (default
+        /// `false`: a locked collection or item is reported as locked).
         public init(lockFilePath: String, timeout: Duration = .seconds(5), allowsUnlockPrompt: Bool = false) {
             self.lockFilePath = lockFilePath
             self.timeout = timeout
+            self.prompt = .disabled
             self.allowsUnlockPrompt = allowsUnlockPrompt
         }
 
         /// The standard options: the lock file in `$XDG_RUNTIME_DIR/tokenkit/` (private to the
-        /// user by the XDG spec), else `/tmp/tokenkit-UID/`. Reads only `environment`.
+        /// user by the XDG spec), else `/tmp/tokenkit-UID/`; prompts where a person can answer
+        /// them (``UnlockPromptPolicy/forEnvironment(_:timeout:)``). Reads only `environment`.
         public static func standard(environment: [String: String]) -> Options {
             let directory: String
             if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
@@ -53,7 +63,9 @@ public final class SecretServiceStore: TokenStore {
             } else {
                 directory = "/tmp/tokenkit-\(geteuid())"
             }
-            return Options(lockFilePath: "\(directory)/secret-service.lock")
+            var options = Options(lockFilePath: "\(directory)/secret-service.lock")
+            options.prompt = UnlockPromptPolicy.forEnvironment(environment)
+            return options
         }
     }
 
@@ -134,6 +146,15 @@ public final class SecretServiceStore: TokenStore {
         }
     }
 
+    /// Checks that a write could succeed now: a Secret Service answers, the default collection
+    /// exists (or was created through a prompt) and is unlocked (or was unlocked through one),
+    /// and the write lock can be taken. Writes nothing.
+    public func checkWritable() async throws(TokenStoreError) {
+        try await run(locked: true) { session throws(TokenStoreError) in
+            _ = try session.search(["service": "dev.tokenkit.preflight"], loadSecrets: false)
+        }
+    }
+
     // MARK: - Plumbing
 
     /// What is stored under a key: the newest item's credential, and every item (duplicates
@@ -190,7 +211,7 @@ public final class SecretServiceStore: TokenStore {
             defer { withExtendedLifetime(lock) {} }
             let deadline = Deadline(options.timeout)
             defer { deadline.finish() }
-            let session = try SecretServiceSession(deadline: deadline, allowsUnlockPrompt: options.allowsUnlockPrompt)
+            let session = try SecretServiceSession(deadline: deadline, prompt: options.prompt)
             return try body(session)
         }
     }

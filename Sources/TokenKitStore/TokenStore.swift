@@ -53,3 +53,14 @@ public protocol TokenStore: Sendable {
     /// `nil`) and returns `true`; otherwise changes nothing and returns `false`.
     func replace(_ key: CredentialKey, expected: Credential?, with new: Credential?) async throws(TokenStoreError) -> Bool
 }
+
+/// A store that can check, before a credential is obtained, that writing it would succeed
+/// now — so a sign-in is not started against a store that will refuse its result.
+///
+/// Guarantees: ``checkWritable()`` writes nothing a reader could see and reports the failure
+/// a write would report (wrong passphrase, locked keyring, no service…). Does not: promise that
+/// a later write succeeds (the store can fail in between; see ``RescuingTokenStore``).
+public protocol TokenStorePreflight: TokenStore {
+    /// Throws the ``TokenStoreError`` a write would fail with now; returns when it would succeed.
+    func checkWritable() async throws(TokenStoreError)
+}

@@ -41,6 +41,17 @@ final class Deadline: @unchecked Sendable {
     /// Whether the deadline passed (and cancelled the operation).
     var expired: Bool { g_cancellable_is_cancelled(cancellable) != 0 }
 
+    /// Runs `body` — a call that may wait for a person (an unlock or access prompt) — under a
+    /// deadline of its own, `promptSpan`, holding this one off meanwhile; afterwards this
+    /// deadline starts again with its full span. If it already passed, it stays passed.
+    func holdingOff<T, E: Error>(for promptSpan: Duration, _ body: (Deadline) throws(E) -> T) throws(E) -> T {
+        timer.schedule(deadline: .now() + promptSpan.clampedToZero.seconds + span.clampedToZero.seconds)
+        defer { timer.schedule(deadline: .now() + span.clampedToZero.seconds) }
+        let prompt = Deadline(promptSpan)
+        defer { prompt.finish() }
+        return try body(prompt)
+    }
+
     /// Stops the timer; the operation finished in time.
     func finish() { timer.cancel() }
 

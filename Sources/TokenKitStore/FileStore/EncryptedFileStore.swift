@@ -24,7 +24,7 @@ internal import TokenKitCrypto
 /// keys and the decrypted file image are wiped), or protect against an attacker who can run
 /// code as the same user. Blocking work runs on a private serial queue, not the cooperative
 /// pool.
-public final class EncryptedFileStore: TokenStore {
+public final class EncryptedFileStore: TokenStorePreflight {
     /// How new files are created.
     public struct Options: Sendable {
         /// The scrypt cost for a file this store creates; an existing file keeps its own.
@@ -69,13 +69,7 @@ public final class EncryptedFileStore: TokenStore {
     /// `$HOME/.local/share/tokenkit/credentials.tkstore` when `XDG_DATA_HOME` is unset or not
     /// absolute (as the XDG Base Directory specification says). Reads only `environment`.
     public static func defaultPath(environment: [String: String]) throws(TokenStoreError) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return "\(data)/tokenkit/credentials.tkstore"
-        }
-        guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw .io("cannot find a place for the credential file: neither XDG_DATA_HOME nor HOME is an absolute path")
-        }
-        return "\(home)/.local/share/tokenkit/credentials.tkstore"
+        "\(try XDGDirectory.data.path(environment: environment))/tokenkit/credentials.tkstore"
     }
 
     /// Always `"file"`.
@@ -126,6 +120,12 @@ public final class EncryptedFileStore: TokenStore {
             }
             return (true, true)
         }
+    }
+
+    /// Checks that a write could succeed now: the directory exists or can be made (0700),
+    /// the lock can be taken, and the file (if any) opens with this key. Writes nothing.
+    public func checkWritable() async throws(TokenStoreError) {
+        try await update { _ in ((), false) }
     }
 
     // MARK: - Reading and writing the file

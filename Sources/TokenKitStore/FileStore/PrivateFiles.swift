@@ -41,7 +41,7 @@ package enum PrivateFiles {
     ///
     /// Refuses symbolic links, non-regular files, files owned by another user, files any
     /// other user may read or write (mode must be 0600 or stricter) and oversized files.
-    static func readIfPresent(_ path: String) throws(TokenStoreError) -> [UInt8]? {
+    package static func readIfPresent(_ path: String) throws(TokenStoreError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             let code = errno
@@ -86,33 +86,57 @@ package enum PrivateFiles {
     /// directory is written and fsynced, renamed over `path`, and the directory is fsynced.
     /// A crash at any point leaves either the old file or the new one (plus at worst a
     /// stray temporary, removed by ``removeStaleTemporaries(of:)``).
-    static func replaceAtomically(
+    package static func replaceAtomically(
         _ path: String, with bytes: [UInt8], beforeRename: ((String) -> Void)? = nil
     ) throws(TokenStoreError) {
         let directory = PathSplit.directory(of: path)
-        let temporary = "\(directory)/\(temporaryPrefix(of: path))\(randomSuffix())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io("cannot create a temporary file in \(directory): \(describe(errno))") }
+        let temporary = try writeTemporary(for: path, bytes)
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
-        do {
-            defer { close(fd) }
-            guard fchmod(fd, 0o600) == 0 else { throw .io("cannot set the mode of \(temporary): \(describe(errno))") }
-            var written = 0
-            while written < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, $0.count - written) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw .io("cannot write \(temporary): \(describe(errno))")
-                }
-                written += n
-            }
-            guard fsync(fd) == 0 else { throw .io("cannot flush \(temporary) to disk: \(describe(errno))") }
-        }
         beforeRename?(temporary)
         guard rename(temporary, path) == 0 else { throw .io("cannot replace \(path): \(describe(errno))") }
         renamed = true
         try syncDirectory(directory)
+    }
+
+    /// Creates `path` holding `bytes` (0600, synced) only if nothing is there yet: the bytes go
+    /// to a temporary file that is then hard-linked to `path`, so a reader never sees a
+    /// partial file and two processes racing to create it agree on one winner. Returns `false`
+    /// (writing nothing) when `path` already exists.
+    package static func createExclusively(_ path: String, with bytes: [UInt8]) throws(TokenStoreError) -> Bool {
+        let temporary = try writeTemporary(for: path, bytes)
+        defer { unlink(temporary) }
+        if link(temporary, path) != 0 {
+            let code = errno
+            if code == EEXIST { return false }
+            throw .io("cannot create \(path): \(describe(code))")
+        }
+        try syncDirectory(PathSplit.directory(of: path))
+        return true
+    }
+
+    /// Writes `bytes` to a new 0600 temporary file beside `path`, synced; returns its path.
+    private static func writeTemporary(for path: String, _ bytes: [UInt8]) throws(TokenStoreError) -> String {
+        let directory = PathSplit.directory(of: path)
+        let temporary = "\(directory)/\(temporaryPrefix(of: path))\(randomSuffix())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io("cannot create a temporary file in \(directory): \(describe(errno))") }
+        var complete = false
+        defer { if !complete { unlink(temporary) } }
+        defer { close(fd) }
+        guard fchmod(fd, 0o600) == 0 else { throw .io("cannot set the mode of \(temporary): \(describe(errno))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io("cannot write \(temporary): \(describe(errno))")
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else { throw .io("cannot flush \(temporary) to disk: \(describe(errno))") }
+        complete = true
+        return temporary
     }
 
     /// Deletes temporaries left by writers that crashed. Call only while holding the

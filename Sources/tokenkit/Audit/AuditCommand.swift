@@ -122,7 +122,7 @@ struct AuditCommand: AsyncParsableCommand {
     /// commands' exit codes: 2 storage, 64 usage).
     private func storeBatches() async throws -> [AuditBatch] {
         do {
-            let opened = try await backend.openStore()
+            let opened = try await backend.openStore(services: services)
             return try await StoreTokenCollector.batches(store: opened.store, services: services)
         } catch let error as TokenStoreError {
             throw CLIFailure(error)

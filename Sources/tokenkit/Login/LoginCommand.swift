@@ -77,7 +77,9 @@ struct LoginCommand: AsyncParsableCommand {
         let client = try clientAuth.fromFlags() ?? .publicClient
         let authentication = client.authentication
         let environment = ProcessInfo.processInfo.environment
-        let opened = try await backend.openStore(environment: environment)
+        let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
+        // Before the server is contacted: a store that cannot take the login fails the login now.
+        try await opened.checkWritable()
         let transport = URLSessionTransport(timeout: .seconds(30))
         let configuration = try await endpoints.configuration(authMethod: authentication.methodName, credentialFile: client.file, transport: transport)
         let tokenSet: TokenSet
@@ -102,6 +104,7 @@ struct LoginCommand: AsyncParsableCommand {
             tokenSet = try await flow.signIn()
         }
         do { try await opened.store.save(Credential(tokenSet: tokenSet), for: credentialKey) } catch { throw CLIFailure(error) }
+        LoginRecording.record(opened.record, for: credentialKey, environment: environment)
         var who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
         if let email = tokenSet.metadata["login.email"] { who += " (\(email))" }
         StandardStreams.writeError(StandardStreams.oneLine("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))"))

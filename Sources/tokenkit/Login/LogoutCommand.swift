@@ -38,7 +38,9 @@ struct LogoutCommand: AsyncParsableCommand {
     private func signOut() async throws {
         let credentialKey = try key.key()
         let flagged = try clientAuth.fromFlags()
-        let opened = try await backend.openStore()
+        let environment = ProcessInfo.processInfo.environment
+        // Rescuing: a login kept in the rescue file is revoked and deleted there too.
+        let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
         let transport = URLSessionTransport(timeout: .seconds(30))
         let outcome = try await SignOut.run(store: opened.store, key: credentialKey, revoke: !noRevoke) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }
@@ -63,6 +65,7 @@ struct LogoutCommand: AsyncParsableCommand {
         guard outcome.deleted else {
             throw CLIFailure.rejected("nothing is stored for \(credentialKey)")
         }
+        LoginRecording.forget(credentialKey, environment: environment)
         StandardStreams.writeError(StandardStreams.oneLine("signed out of \(credentialKey) (\(outcome.revoked && outcome.revocationError == nil ? "revoked, " : "")deleted from \(opened.store.backendName))"))
     }
 }

@@ -10,6 +10,6 @@ struct StoreCommand: AsyncParsableCommand {
             Exit status: 0 success, 1 no such entry, 64 usage error, 2 storage or key error \
             (wrong passphrase, damaged file, no Secret Service, locked keyring...).
             """,
-        subcommands: [Put.self, Get.self, List.self, Delete.self]
+        subcommands: [Put.self, Get.self, List.self, Delete.self, Restore.self]
     )
 }

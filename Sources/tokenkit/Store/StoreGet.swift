@@ -19,7 +19,7 @@ extension StoreCommand {
         func run() async throws {
             try await reportingAllFailures {
                 let key = try key.key()
-                let opened = try await backend.openStore()
+                let opened = try await backend.openStore(key: key)
                 guard let credential = try await opened.store.load(key) else {
                     throw CLIFailure.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
                 }

@@ -15,7 +15,7 @@ extension StoreCommand {
         func run() async throws {
             try await reportingAllFailures {
                 guard !service.isEmpty else { throw CLIFailure.usage("--service must not be empty") }
-                let opened = try await backend.openStore()
+                let opened = try await backend.openStore(services: [service])
                 for info in try await opened.store.accounts(service: service) {
                     var fields = [info.account, "kind=\(info.kind)", "size=\(info.size)"]
                     if let updated = info.updatedAt { fields.append("updated=\(StoreFormat.timestamp(updated))") }

@@ -34,7 +34,7 @@ extension StoreCommand {
                 } else {
                     credential = Credential(secret: input)
                 }
-                let opened = try await backend.openStore()
+                let opened = try await backend.openStore(key: key)
                 try await opened.store.save(credential, for: key)
                 print("stored \(credential.kind) (\(credential.secret.count) bytes) for \(key.service) / \(key.account) in \(opened.store.backendName)")
             }

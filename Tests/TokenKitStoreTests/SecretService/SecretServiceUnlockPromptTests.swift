@@ -19,14 +19,7 @@ import TokenKitTestSupport
         defer { try? FileManager.default.removeItem(atPath: lockFile) }
         // Lock the default collection (gnome-keyring locks without a prompt), check that it
         // is locked, then run the helper on the same private bus.
-        let script = #"""
-            set -e
-            call() { dbus-send --session --print-reply=literal --reply-timeout=5000 --dest=org.freedesktop.secrets "$@"; }
-            coll=$(call /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default | tr -d ' ')
-            call /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock "array:objpath:$coll" >/dev/null
-            call "$coll" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection string:Locked | grep -q true
-            exec "$@"
-            """#
+        let script = PrivateSecretService.lockScript + "\nexec \"$@\"\n"
         // stdin and stderr are this process's; stdout is the helper's one line.
         let outcome = try ChildProcess(
             wrapper, ["/bin/bash", "-c", script, "lock-then", helper, "load", prompt ? "--prompt" : "--no-prompt", "svc", "acct", lockFile],
