@@ -7,7 +7,7 @@ import TokenKitTestSupport
 struct IssueAndVerifyExampleTests {
     static func runExample(_ name: String) throws -> (status: Int32, output: String) {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let outcome = try ChildProcess(directory.appendingPathComponent(name).path, stdin: .inherit).runBlocking()
+        let outcome = try await ChildProcess(directory.appendingPathComponent(name).path, stdin: .inherit).run()
         // Both streams, stdout first (the assertions look for lines in either).
         return (outcome.status, outcome.stdoutText + outcome.stderrText)
     }

@@ -39,7 +39,7 @@ struct FuzzCorpusReplayTests {
             expected += try Self.inputs(in: findings).count
         }
         let binary = try BuiltBinary.path(named: "fuzz-\(target)")
-        let outcome = try ChildProcess(binary, paths).runBlocking(timeout: .seconds(600))
+        let outcome = try await ChildProcess(binary, paths).run(timeout: .seconds(600))
         #expect(outcome.status == 0 && outcome.signal == nil, "fuzz-\(target): \(outcome.stderrText.suffix(2000))")
         #expect(outcome.stdoutText == "replayed \(expected) inputs\n", "\(outcome.stdoutText)")
     }

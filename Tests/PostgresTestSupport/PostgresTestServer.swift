@@ -43,7 +43,7 @@ public enum PostgresTestServer {
     /// Stops (`stop`) or starts (`start`) the restartable server; waits for pg_ctl (bounded by it).
     public static func control(_ action: String) throws {
         guard let script = environment["WITH_POSTGRES_CONTROL"] else { throw Failed(what: "WITH_POSTGRES_CONTROL is not set") }
-        let outcome = try ChildProcess(script, [action], stdout: .discard, stderr: .inherit).runBlocking()
+        let outcome = try await ChildProcess(script, [action], stdout: .discard, stderr: .inherit).run()
         guard outcome.status == 0 else { throw Failed(what: "\(script) \(action)") }
     }
 
@@ -51,8 +51,8 @@ public enum PostgresTestServer {
     @discardableResult
     public static func psql(_ sql: String, url variable: String = "TOKENKIT_TEST_POSTGRES_URL") throws -> String {
         guard let url = environment[variable] else { throw Failed(what: "\(variable) is not set") }
-        let outcome = try ChildProcess("/usr/bin/psql", ["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], stderr: .inherit)
-            .runBlocking()
+        let outcome = try await ChildProcess("/usr/bin/psql", ["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], stderr: .inherit)
+            .run()
         guard outcome.status == 0 else { throw Failed(what: "psql -c \(sql)") }
         return outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -22,7 +22,7 @@ enum ReadmeSnippets {
 struct ReadmeSnippetTests {
     @Test("Generated/ is what scripts/extract-snippets makes of the documents now (no block edited without re-extracting)")
     func generatedIsCurrent() throws {
-        let outcome = try ChildProcess("/usr/bin/env", ["python3", SourceTree.path("scripts/extract-snippets"), "--check"]).runBlocking(timeout: .seconds(120))
+        let outcome = try await ChildProcess("/usr/bin/env", ["python3", SourceTree.path("scripts/extract-snippets"), "--check"]).run(timeout: .seconds(120))
         #expect(outcome.status == 0, "\(outcome.stderrText)")
     }
 

@@ -58,9 +58,9 @@ public final class PrivateSecretService: @unchecked Sendable {
 
     /// Locks the default collection over D-Bus, as a screen locker does (gnome-keyring locks
     /// without a prompt), and checks that it is locked.
-    public func lockDefaultCollection() throws {
-        let outcome = try ChildProcess("/bin/bash", ["-c", Self.lockScript], environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": busAddress], stdin: .bytes([]))
-            .runBlocking(timeout: .seconds(20))
+    public func lockDefaultCollection() async throws {
+        let outcome = try await ChildProcess("/bin/bash", ["-c", Self.lockScript], environment: ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": busAddress], stdin: .bytes([]))
+            .run(timeout: .seconds(20))
         guard outcome.status == 0 else { throw ServiceGate.Unavailable(message: "cannot lock the default collection: \(outcome.stderrText)") }
     }
 

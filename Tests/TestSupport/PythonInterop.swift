@@ -14,7 +14,9 @@ public enum PythonInterop {
     /// Whether TOKENKIT_REQUIRE_INTEROP=1 (missing Python is then a failure, not a skip).
     public static let required = ProcessInfo.processInfo.environment["TOKENKIT_REQUIRE_INTEROP"] == "1"
     /// Whether `interop.py check` succeeds (python3 with `cryptography`).
-    public static let available: Bool = (try? run(["check"]).status) == 0
+    /// Checked once, blocking (a one-time wait on first use).
+    public static let available: Bool = (try? ChildProcess(
+        "/usr/bin/env", ["python3", script.path, "check"], stdout: .discard).runBlocking().status) == 0
     /// Whether interop tests run at all (they then fail if Python is unusable).
     public static let enabled = available || required
     /// The visible reason interop suites are skipped.
@@ -30,8 +32,8 @@ public enum PythonInterop {
 
     /// Runs `python3 interop.py ARGS…`; returns the exit status and stderr.
     @discardableResult
-    public static func run(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let outcome = try ChildProcess("/usr/bin/env", ["python3", script.path] + arguments, stdout: .discard).runBlocking()
+    public static func run(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        let outcome = try await ChildProcess("/usr/bin/env", ["python3", script.path] + arguments, stdout: .discard).run()
         return (outcome.status, outcome.stderrText)
     }
 

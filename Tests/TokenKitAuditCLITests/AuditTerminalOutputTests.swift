@@ -17,10 +17,10 @@ struct AuditTerminalOutputTests {
 
     /// Runs `command` (a shell command line, `$TOKENKIT` and `$FILE` set) on a pseudo-terminal;
     /// returns everything the terminal received.
-    func onTerminal(_ command: String, file: String, environment: [String: String] = [:]) throws -> String {
+    func onTerminal(_ command: String, file: String, environment: [String: String] = [:]) async throws -> String {
         let env = ["PATH": "/usr/bin:/bin", "TOKENKIT": try CLI.binary(), "FILE": file, "TERM": "xterm"].merging(environment) { _, new in new }
-        return try ChildProcess("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: env, stderr: .discard)
-            .runBlocking().stdoutText
+        return try await ChildProcess("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: env, stderr: .discard)
+            .run().stdoutText
     }
 
     @Test("statuses are coloured on a terminal: expired red, ok green, reset after each")
@@ -34,13 +34,13 @@ struct AuditTerminalOutputTests {
     }
 
     @Test("NO_COLOR on a terminal, and any pipe, get no escape sequence at all")
-    func noColour() throws {
+    func noColour() async throws {
         let file = try tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
         let screen = try onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file, environment: ["NO_COLOR": "1"])
         #expect(screen.contains("expired"), "\(screen.debugDescription)")
         #expect(!screen.contains("\u{1B}["))
-        let piped = try CLI.run(["audit", "--now", "1700000000", "--no-fail-on", file])
+        let piped = try await CLI.run(["audit", "--now", "1700000000", "--no-fail-on", file])
         #expect(piped.stdout.contains("expired"))
         #expect(!piped.stdout.contains("\u{1B}") && !piped.stderr.contains("\u{1B}"))
     }

@@ -16,10 +16,10 @@ enum CLI {
 
     /// Runs `tokenkit` with `arguments`, feeding `stdin`, with `environment` added to this
     /// process's.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Result {
-        let outcome = try ChildProcess(
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async throws -> Result {
+        let outcome = try await ChildProcess(
             try binary(), arguments, environment: ChildProcess.inheritedEnvironment(adding: environment), stdin: .bytes(Array(stdin.utf8))
-        ).runBlocking()
+        ).run()
         return Result(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 

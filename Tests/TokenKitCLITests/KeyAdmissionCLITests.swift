@@ -42,10 +42,10 @@ struct KeyAdmissionCLITests {
     }
 
     @Test("every form of a refused key exits 2 with one error line naming why", arguments: EdwardsTestPoint.all)
-    func refused(_ point: EdwardsTestPoint) throws {
+    func refused(_ point: EdwardsTestPoint) async throws {
         let dir = try TemporaryDirectory()
         for (name, args) in try Self.files(point, in: dir) {
-            let result = try CLIRunner.run(args + (args[0] == "jwk" ? [] : [Self.forged(point)]))
+            let result = try await CLIRunner.run(args + (args[0] == "jwk" ? [] : [Self.forged(point)]))
             #expect(result.status == 2, "\(name) \(point): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(name)")
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "), "\(name): \(result.stderr)")
@@ -55,23 +55,23 @@ struct KeyAdmissionCLITests {
 
     @Test("a JWKS with the identity key and a good key loads; the forged token exits 1, a real token 0",
           arguments: EdwardsTestPoint.identities)
-    func setWithAGoodKey(_ identity: EdwardsTestPoint) throws {
+    func setWithAGoodKey(_ identity: EdwardsTestPoint) async throws {
         let dir = try TemporaryDirectory()
         let goodPEM = dir.file("good.pem")
-        let keygen = try CLIRunner.run(["keygen", "--alg", "EdDSA", "--curve", identity.curve, "--out", goodPEM])
+        let keygen = try await CLIRunner.run(["keygen", "--alg", "EdDSA", "--curve", identity.curve, "--out", goodPEM])
         #expect(keygen.status == 0, "\(keygen.stderr)")
-        let goodJWK = try CLIRunner.run(["jwk", goodPEM])
+        let goodJWK = try await CLIRunner.run(["jwk", goodPEM])
         #expect(goodJWK.status == 0, "\(goodJWK.stderr)")
         let jwks = try dir.write("mixed.json", #"{"keys":[\#(Self.jwk(identity)),\#(goodJWK.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))]}"#)
-        let signed = try CLIRunner.run(["sign", "--alg", "EdDSA", "--key", goodPEM, #"{"sub":"alice"}"#])
+        let signed = try await CLIRunner.run(["sign", "--alg", "EdDSA", "--key", goodPEM, #"{"sub":"alice"}"#])
         #expect(signed.status == 0, "\(signed.stderr)")
         for option in ["--key", "--jwks"] {
             for token in [Self.forged(identity), Self.forged(identity, kid: false)] {
-                let attack = try CLIRunner.run(["verify", option, jwks, token])
+                let attack = try await CLIRunner.run(["verify", option, jwks, token])
                 #expect(attack.status == 1, "\(option): \(attack.stderr)")
                 #expect(attack.stdout.isEmpty)
             }
-            let real = try CLIRunner.run(["verify", option, jwks, signed.stdoutText.trimmingCharacters(in: .newlines)])
+            let real = try await CLIRunner.run(["verify", option, jwks, signed.stdoutText.trimmingCharacters(in: .newlines)])
             #expect(real.status == 0, "\(option): \(real.stderr)")
         }
     }

@@ -7,10 +7,10 @@ import Testing
 struct RelativeOutputPathTests {
     @Test("a bare name, a ./ name and a name in a subdirectory are written where they say",
           arguments: ["es256.pem", "./es256.pem", "keys/es256.pem", "keys//es256.pem"])
-    func relativeNames(out: String) throws {
+    func relativeNames(out: String) async throws {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("keys"), withIntermediateDirectories: false)
-        let result = try CLIRunner.run(["keygen", "--alg", "ES256", "--out", out], directory: dir.path)
+        let result = try await CLIRunner.run(["keygen", "--alg", "ES256", "--out", out], directory: dir.path)
         #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
         let written = dir.path + "/" + out
         #expect(FileManager.default.fileExists(atPath: written))
@@ -18,9 +18,9 @@ struct RelativeOutputPathTests {
     }
 
     @Test("a name in a missing directory is one error line, exit 2, not a crash")
-    func missingDirectory() throws {
+    func missingDirectory() async throws {
         let dir = try TemporaryDirectory()
-        let result = try CLIRunner.run(["keygen", "--alg", "ES256", "--out", "missing/es256.pem"], directory: dir.path)
+        let result = try await CLIRunner.run(["keygen", "--alg", "ES256", "--out", "missing/es256.pem"], directory: dir.path)
         #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "))
     }

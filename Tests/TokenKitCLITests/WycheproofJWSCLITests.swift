@@ -38,11 +38,11 @@ struct WycheproofJWSCLITests {
     }
 
     @Test("each vector's verdict, exit code and output match", arguments: cases)
-    func verdict(_ c: WycheproofJOSE.Case) throws {
+    func verdict(_ c: WycheproofJOSE.Case) async throws {
         let dir = try TemporaryDirectory()
         let keyFile = try dir.write("key.json", c.keyJSON)
         let option = c.isKeySet ? "--jwks" : "--key"
-        let result = try CLIRunner.run(["verify", "--jws", option, keyFile, "--", c.jws])
+        let result = try await CLIRunner.run(["verify", "--jws", option, keyFile, "--", c.jws])
         if let deliberate = Self.refusedOnPurpose[c.file]?[c.tcId] {
             #expect(c.valid, "listed as refused on purpose but not a valid vector")
             #expect(result.status == deliberate.exit, "refused on purpose (\(deliberate.why)): exit \(result.status), \(result.stderr)")

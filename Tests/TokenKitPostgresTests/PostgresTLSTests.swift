@@ -80,10 +80,10 @@ struct PostgresTLSTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let unrelated = dir.appendingPathComponent("unrelated-ca.pem").path
-        let made = try ChildProcess("/usr/bin/env", [
+        let made = try await ChildProcess("/usr/bin/env", [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
             "-subj", "/CN=an unrelated CA", "-keyout", dir.appendingPathComponent("unrelated-ca.key").path, "-out", unrelated,
-        ]).runBlocking()
+        ]).run()
         try #require(made.status == 0, "openssl: \(made.stderrText)")
         let message = try await refusal(try main("sslmode=require&sslrootcert=\(unrelated)"))
         #expect(message.contains("TLS"), "\(message)")

@@ -30,10 +30,10 @@ final class PrivateBus {
         // outlives this call and must not hold pipes of concurrently running tests open
         // (their readers would never see end of file).
         let closeAndExec = #"for fd in /proc/self/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; exec /usr/bin/dbus-daemon "$@""#
-        let output = try ChildProcess(
+        let output = try await ChildProcess(
             "/bin/bash", ["-c", closeAndExec, "bash", "--config-file=\(directory)/bus.conf", "--fork", "--print-address=1", "--print-pid=1"],
             stdin: .inherit, stderr: .inherit
-        ).runBlocking().stdout
+        ).run().stdout
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         guard lines.count >= 2, let pid = pid_t(lines[1]) else { throw CocoaError(.fileReadUnknown) }
         address = String(lines[0])

@@ -11,12 +11,12 @@ struct StoreFileHostileCLITests {
 
     /// `file` with `bytes` at `offset` and the header digest (SHA-256 of bytes 0..<104,
     /// computed by coreutils' sha256sum) recomputed, as an attacker would.
-    func forge(_ path: String, at offset: Int, _ bytes: [UInt8]) throws {
+    func forge(_ path: String, at offset: Int, _ bytes: [UInt8]) async throws {
         var file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         file.replaceSubrange(offset..<offset + bytes.count, with: bytes)
         let header = path + ".header"
         try Data(file[0..<104]).write(to: URL(fileURLWithPath: header))
-        let hex = try ChildProcess("/usr/bin/sha256sum", [header], stdin: .inherit, stderr: .inherit).runBlocking().stdoutText.prefix(64)
+        let hex = try await ChildProcess("/usr/bin/sha256sum", [header], stdin: .inherit, stderr: .inherit).run().stdoutText.prefix(64)
         try #require(hex.count == 64)
         var digest: [UInt8] = []
         var index = hex.startIndex
@@ -40,7 +40,7 @@ struct StoreFileHostileCLITests {
         let fx = try Fixture()
         defer { fx.remove() }
         try await makeStore(fx)
-        try forge(fx.file, at: 64, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])
+        try await forge(fx.file, at: 64, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])
         for command in [["get", "--account", "ci"], ["list"], ["delete", "--account", "ci"]] {
             let result = try await fx.run(["store"] + command + ["--service", "api"], stdin: Array("NEW".utf8))
             expectOneErrorLine(result, status: 2, containing: "its header announces an impossible ciphertext length")
@@ -53,7 +53,7 @@ struct StoreFileHostileCLITests {
         defer { fx.remove() }
         try await makeStore(fx)
         // log2 N = 19, r = 8, p = 16: 512 MiB (inside the memory cap), 2^26 work.
-        try forge(fx.file, at: 11, [19, 0, 0, 0, 8, 0, 0, 0, 16])
+        try await forge(fx.file, at: 11, [19, 0, 0, 0, 8, 0, 0, 0, 16])
         let result = try await fx.run(["store", "get", "--service", "api", "--account", "ci"])
         expectOneErrorLine(result, status: 2, containing: "N·r·p = 2^26 work, more than the 2^23 allowed")
     }

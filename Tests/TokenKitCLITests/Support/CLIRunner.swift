@@ -1,7 +1,9 @@
 import Foundation
 import TokenKitTestSupport
 
-/// Runs the built `tokenkit` binary as a user would and captures what it did.
+/// Runs the built `tokenkit` binary as a user would and captures what it did. Async: the
+/// child is waited for off Swift concurrency's pool (a blocking wait on one of its two
+/// threads here starved every other test of the process).
 struct CLIResult: Sendable {
     let status: Int32
     let stdout: [UInt8]
@@ -19,23 +21,23 @@ enum CLIRunner {
     /// process's) and working `directory`; after `timeout` seconds the process group is killed
     /// and ``ChildProcess/TimedOut`` thrown.
     static func run(_ args: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
-                    directory: String? = nil, timeout: Double = 60) throws -> CLIResult {
-        let outcome = try ChildProcess(try binary(), args, environment: environment, directory: directory, stdin: .bytes(stdin))
-            .runBlocking(timeout: .seconds(timeout))
+                    directory: String? = nil, timeout: Double = 60) async throws -> CLIResult {
+        let outcome = try await ChildProcess(try binary(), args, environment: environment, directory: directory, stdin: .bytes(stdin))
+            .run(timeout: .seconds(timeout))
         return CLIResult(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText)
     }
 
     /// Runs `tokenkit args…` as the user `uid` (and its group of the same number) through
     /// `setpriv`, with no supplementary groups: for checks that root would pass by privilege
     /// (reading a mode-0 file). Only root may switch users.
-    static func run(_ args: [String], asUser uid: UInt32, timeout: Double = 60) throws -> CLIResult {
-        let outcome = try ChildProcess("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", try binary()] + args)
-            .runBlocking(timeout: .seconds(timeout))
+    static func run(_ args: [String], asUser uid: UInt32, timeout: Double = 60) async throws -> CLIResult {
+        let outcome = try await ChildProcess("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", try binary()] + args)
+            .run(timeout: .seconds(timeout))
         return CLIResult(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText)
     }
 
-    static func run(_ args: [String], stdinText: String) throws -> CLIResult {
-        try run(args, stdin: Array(stdinText.utf8))
+    static func run(_ args: [String], stdinText: String) async throws -> CLIResult {
+        try await run(args, stdin: Array(stdinText.utf8))
     }
 }
 

@@ -21,11 +21,11 @@ import TokenKitTestSupport
         // is locked, then run the helper on the same private bus.
         let script = PrivateSecretService.lockScript + "\nexec \"$@\"\n"
         // stdin and stderr are this process's; stdout is the helper's one line.
-        let outcome = try ChildProcess(
+        let outcome = try await ChildProcess(
             wrapper, ["/bin/bash", "-c", script, "lock-then", helper, "load", prompt ? "--prompt" : "--no-prompt", "svc", "acct", lockFile],
             environment: ChildProcess.inheritedEnvironment(adding: ["WITH_SECRET_SERVICE_NO_INSTALL": "1", "WITH_SECRET_SERVICE_TIMEOUT": "60"]),
             stdin: .inherit, stderr: .inherit
-        ).runBlocking()
+        ).run()
         return (outcome.status, outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

@@ -88,11 +88,11 @@ struct ECDSASignatureAttackTests {
         func token(_ signature: [UInt8]) -> String { "\(signingInput).\(Base64URL.encode(signature))" }
     }
 
-    static func smallS(_ c: Case) throws -> SmallS {
+    static func smallS(_ c: Case) async throws -> SmallS {
         let signingInput = Base64URL.encode(Array(#"{"alg":"\#(c.algorithm.name)"}"#.utf8)) + "." + Base64URL.encode(Array("pay".utf8))
         let orderHex = c.curve.order.map { String(format: "%02x", $0) }.joined()
         let script = SourceTree.root.appendingPathComponent("Tests/Interop/ecdsa_small_s.py").path
-        let run = try ChildProcess("/usr/bin/env", ["python3", script, c.curve.rawValue, orderHex, signingInput]).runBlocking()
+        let run = try await ChildProcess("/usr/bin/env", ["python3", script, c.curve.rawValue, orderHex, signingInput]).run()
         try #require(run.status == 0, "ecdsa_small_s.py failed: \(run.stderrText)")
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: String])
         func bytes(_ name: String) throws -> [UInt8] { try Hex.decode(try #require(fields[name], "no \(name)")) }
@@ -104,9 +104,9 @@ struct ECDSASignatureAttackTests {
     /// curve from a genuine signature with a small s (for r the same aliasing only fits the
     /// field width on P-521, so s is the half that reaches every curve).
     @Test("s + n, the aliased form of a genuine signature, is refused on every curve", .enabled(if: PythonInterop.enabled, PythonInterop.skipMessage), arguments: cases)
-    func aliasedS(_ c: Case) throws {
+    func aliasedS(_ c: Case) async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let f = try Self.smallS(c)
+        let f = try await Self.smallS(c)
         #expect(try f.verifier.verifyJWS(f.token(f.r + f.s)).payload == Array("pay".utf8), "control: the genuine small-s signature verifies")
         let aliased = try #require(Self.add(f.s, c.curve.order), "s + n fits the field width")
         let error = expectJWTError(.badSignature) { try f.verifier.verifyJWS(f.token(f.r + aliased)) }

@@ -25,11 +25,11 @@ struct PythonSignsSwiftVerifiesTests {
     }
 
     @Test("every Python token verifies with every key format, and every forged twin is refused")
-    func verifyAll() throws {
+    func verifyAll() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let dir = try PythonInterop.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try PythonInterop.run(["generate", dir.path])
+        let run = try await PythonInterop.run(["generate", dir.path])
         try #require(run.status == 0, "interop.py generate failed: \(run.stderr)")
         let manifest = try JSONDecoder().decode(PythonInterop.Manifest.self,
                                                 from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))

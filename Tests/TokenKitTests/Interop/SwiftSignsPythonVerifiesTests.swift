@@ -57,7 +57,7 @@ struct SwiftSignsPythonVerifiesTests {
         }
         let manifestURL = dir.appendingPathComponent("manifest.json"), resultURL = dir.appendingPathComponent("result.json")
         try JSONEncoder().encode(PythonInterop.Manifest(cases: cases)).write(to: manifestURL)
-        let run = try PythonInterop.run(["verify", manifestURL.path, resultURL.path])
+        let run = try await PythonInterop.run(["verify", manifestURL.path, resultURL.path])
         try #require(run.status == 0, "interop.py verify failed: \(run.stderr)")
         let results = try JSONDecoder().decode(PythonInterop.Results.self, from: Data(contentsOf: resultURL)).results
         try #require(results.count == cases.count)
