@@ -93,7 +93,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 if jws {
                     StandardStreams.writeOutput(try verifier.verifyJWS(text).payload)
                 } else {
-                    StandardStreams.printOutput(JSONValue.object(try verifier.verify(text).claims.raw).jsonText)
+                    StandardStreams.printOutput(JSONValue.object(try verifier.verify(text).claims.raw).terminalJSONText)
                 }
             } catch {
                 throw CLIFailure.rejected(error.reason)
