@@ -236,7 +236,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenKitStoreCLITests",
-            dependencies: ["tokenkit", "TokenKitTestSupport"],
+            // TokenKitStore: a test writes a store as another program could (fields the CLI must clean).
+            dependencies: ["tokenkit", "TokenKitStore", "TokenKitTestSupport"],
             swiftSettings: strictSettings
         ),
         // Helpers every test target may use (issue 9: one copy instead of one per target):

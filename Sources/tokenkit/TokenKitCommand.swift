@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `tokenkit` command: JWTs and stored credentials from the shell.
 ///
@@ -31,7 +32,29 @@ struct TokenKitCommand: AsyncParsableCommand {
     /// `tokenkit` with no subcommand is a usage error: the usage goes to stderr, exit 64
     /// (`tokenkit --help` still prints it on stdout and exits 0).
     func run() async throws {
-        StandardStreams.writeError(Self.helpMessage())
+        StandardStreams.writeErrorLines(Self.helpMessage())
         throw ExitCode(ExitStatus.usage)
+    }
+
+    /// argument-parser's entry point, with its messages routed through ``StandardStreams``:
+    /// help and version (exit 0) go to stdout as they are; every error message (they can echo
+    /// an argument) goes to stderr cleaned, line by line. Exit statuses are argument-parser's
+    /// own (64 for usage errors) or the ``ExitCode`` a command threw.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let message = fullMessage(for: error)
+            let status = exitCode(for: error)
+            if !message.isEmpty {
+                if status == .success { StandardStreams.printOutput(message) } else { StandardStreams.writeErrorLines(message) }
+            }
+            Foundation.exit(status.rawValue)
+        }
     }
 }

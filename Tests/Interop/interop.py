@@ -192,6 +192,10 @@ def key_files(alg: str, key):
     return files
 
 
+# The key-file formats that hold a private key (every HS format holds the secret).
+PRIVATE_FORMATS = {"pkcs8", "jwk-private", "pkcs1", "sec1"}
+
+
 def generate(outdir: str) -> None:
     os.makedirs(outdir, exist_ok=True)
     cases = []
@@ -200,7 +204,12 @@ def generate(outdir: str) -> None:
         jws_alg = "EdDSA" if alg.startswith("EdDSA") else alg
         for index, (fmt, data) in enumerate(key_files(alg, key)):
             path = os.path.join(outdir, f"{alg}.{fmt}")
-            with open(path, "wb") as handle:
+            # A file with a private key or an HMAC secret must not be readable by other users
+            # (tokenkit refuses it otherwise); public forms are world-readable, as they may be.
+            private = alg.startswith("HS") or fmt in PRIVATE_FORMATS
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
+            os.fchmod(descriptor, 0o600 if private else 0o644)
+            with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)
             claims = {"iss": "interop-python", "sub": f"{alg}/{fmt}", "exp": 4102444800, "n": index,
                       "text": "caf\u00e9 \u20ac \U0001F600", "nested": {"list": [1, 2.5, True, None]}}

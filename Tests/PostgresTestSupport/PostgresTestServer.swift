@@ -41,7 +41,7 @@ public enum PostgresTestServer {
     }
 
     /// Stops (`stop`) or starts (`start`) the restartable server; waits for pg_ctl (bounded by it).
-    public static func control(_ action: String) throws {
+    public static func control(_ action: String) async throws {
         guard let script = environment["WITH_POSTGRES_CONTROL"] else { throw Failed(what: "WITH_POSTGRES_CONTROL is not set") }
         let outcome = try await ChildProcess(script, [action], stdout: .discard, stderr: .inherit).run()
         guard outcome.status == 0 else { throw Failed(what: "\(script) \(action)") }
@@ -49,7 +49,7 @@ public enum PostgresTestServer {
 
     /// Runs `psql -tA -c SQL` against the main server and returns its output, trimmed.
     @discardableResult
-    public static func psql(_ sql: String, url variable: String = "TOKENKIT_TEST_POSTGRES_URL") throws -> String {
+    public static func psql(_ sql: String, url variable: String = "TOKENKIT_TEST_POSTGRES_URL") async throws -> String {
         guard let url = environment[variable] else { throw Failed(what: "\(variable) is not set") }
         let outcome = try await ChildProcess("/usr/bin/psql", ["-X", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql], stderr: .inherit)
             .run()

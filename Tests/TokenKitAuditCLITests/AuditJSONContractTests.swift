@@ -36,13 +36,13 @@ struct AuditJSONContractTests {
         }
     }
 
-    @Test("strings are JSON-escaped exactly (quote, backslash, controls, DEL) and every other byte kept, so each value round-trips")
-    func stringsEscapedAndRoundTrip() async throws {
+    @Test("strings are JSON-escaped exactly (quote, backslash, controls, DEL, bidi) and every other byte kept, so each value round-trips")
+    func stringsEscapedAndRoundTrip() throws {
         // The payload writes sub with JSON escapes; the value is a"b\c, LF, U+0001, DEL, é, U+202E, tab.
         let token = Tokens.claims(#""iss":"plain","sub":"a\"b\\c\n\u0001\u007f\u00e9\u202e\t","exp":1700001800"#, kid: "k\\\"1")
         let result = try await CLI.run(["audit", "--json", "--now", Tokens.now], stdin: token + "\n")
         let line = try #require(result.lines.first)
-        #expect(line.contains(#""sub":"a\"b\\c\n\u0001\u007f"# + "\u{E9}\u{202E}" + #"\t","aud""#), "\(line)")
+        #expect(line.contains(#""sub":"a\"b\\c\n\u0001\u007f"# + "\u{E9}" + #"\u202e\t","aud""#), "\(line)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["sub"] as? String == "a\"b\\c\n\u{01}\u{7F}\u{E9}\u{202E}\t")
         #expect(object["iss"] as? String == "plain")

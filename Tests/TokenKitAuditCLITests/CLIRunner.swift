@@ -23,12 +23,14 @@ enum CLI {
         return Result(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
     }
 
-    /// Writes `text` to a new temporary file and returns its path.
-    static func temporaryFile(_ text: String, name: String = "tokens.txt") throws -> String {
+    /// Writes `text` to a new temporary file with `mode` (0600 unless given: tokenkit refuses
+    /// secret files other users may read) and returns its path.
+    static func temporaryFile(_ text: String, name: String = "tokens.txt", mode: Int = 0o600) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tokenkit-audit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
         return url.path
     }
 }

@@ -71,8 +71,11 @@ struct RemoteKeysCLIProcessTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let a = try JWTKey.generate(for: .es256), b = try JWTKey.generate(for: .rs256)
-        try a.privateKeyPEM().write(toFile: dir + "/a.pem", atomically: true, encoding: .utf8)
-        try b.privateKeyPEM().write(toFile: dir + "/b.pem", atomically: true, encoding: .utf8)
+        // Private key files are secret files: 0600, or tokenkit refuses them.
+        for (key, name) in [(a, "a.pem"), (b, "b.pem")] {
+            try #require(FileManager.default.createFile(
+                atPath: dir + "/" + name, contents: Data(try key.privateKeyPEM().utf8), attributes: [.posixPermissions: 0o600]))
+        }
 
         let out = try await cli.run(["jwk", dir + "/a.pem", dir + "/b.pem"], environment: Self.environment)
         #expect(out.status == 0, "\(out.stderr)")

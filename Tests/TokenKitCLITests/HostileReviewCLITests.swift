@@ -34,10 +34,9 @@ struct HostileReviewCLITests {
         let header = Data(#"{"alg":"HS256","kid":"a\u202Eb\u0085c"}"#.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         let dir = try TemporaryDirectory()
-        let keyFile = dir.path + "/key.jwk"
         let k = Data(repeating: 0x61, count: 32).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        try Data(#"{"kty":"oct","kid":"other","k":"\#(k)"}"#.utf8).write(to: URL(fileURLWithPath: keyFile))
+        let keyFile = try dir.write("key.jwk", #"{"kty":"oct","kid":"other","k":"\#(k)"}"#)
         let result = try await CLIRunner.run(["verify", "--key", keyFile, "\(header).e30.c2ln"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("kid"), "\(result.stderr)")

@@ -89,7 +89,7 @@ struct PostgresFailureTests {
         let counter = try CredentialKey(service: "restart", account: "counter")
         try await store.save(Credential(secret: Array("1".utf8)), for: counter)
 
-        try PostgresTestServer.control("stop")
+        try await PostgresTestServer.control("stop")
         var failures: [TokenStoreError] = []
         do {
             for operation in 0..<3 {
@@ -109,7 +109,7 @@ struct PostgresFailureTests {
             let lockError = await #expect(throws: TokenStoreError.self) { _ = try await lock.acquire(for: counter) }
             #expect(lockError?.code == .lock)
         }
-        try PostgresTestServer.control("start")
+        try await PostgresTestServer.control("start")
         #expect(failures.count == 3)
         for failure in failures {
             #expect(failure.code == .io || failure.code == .timeout)

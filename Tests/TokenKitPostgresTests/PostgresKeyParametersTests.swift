@@ -42,11 +42,11 @@ struct PostgresKeyParametersTests {
     ])
     func tamperedRow(statement: String) async throws {
         let (endpoint, table) = try await seeded("tamper")
-        try PostgresTestServer.psql(statement.replacingOccurrences(of: "%@", with: table))
+        try await PostgresTestServer.psql(statement.replacingOccurrences(of: "%@", with: table))
         let error = try await openingError(endpoint, table)
         #expect(error?.code == .wrongPassphrase, "\(String(describing: error))")
         #expect(error?.message.contains("tampered") == true, "\(error?.message ?? "")")
-        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(table)") == "1")
+        await #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(table)") == "1")
     }
 
     @Test("a cost outside the file store's range is refused even before the check", arguments: [
@@ -54,7 +54,7 @@ struct PostgresKeyParametersTests {
     ])
     func costOutOfRange(statement: String) async throws {
         let (endpoint, table) = try await seeded("range")
-        try PostgresTestServer.psql(statement.replacingOccurrences(of: "%@", with: table))
+        try await PostgresTestServer.psql(statement.replacingOccurrences(of: "%@", with: table))
         let error = try await openingError(endpoint, table)
         #expect(error?.code == .corrupted, "\(String(describing: error))")
         #expect(error?.message.contains("not acceptable") == true, "\(error?.message ?? "")")
@@ -64,12 +64,12 @@ struct PostgresKeyParametersTests {
     func legacyBelowMinimum() async throws {
         let (endpoint, table) = try await seeded("legacylow")
         // What an earlier release left: the same row without its check.
-        try PostgresTestServer.psql("UPDATE \(table)_keys SET parameters_check = NULL")
+        try await PostgresTestServer.psql("UPDATE \(table)_keys SET parameters_check = NULL")
         let error = try await openingError(endpoint, table)
         #expect(error?.code == .corrupted)
         #expect(error?.message.contains("below the minimum") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("Upgrading a table") == true)
-        #expect(try PostgresTestServer.psql("SELECT parameters_check IS NULL FROM \(table)_keys") == "t")
+        await #expect(try PostgresTestServer.psql("SELECT parameters_check IS NULL FROM \(table)_keys") == "t")
     }
 
     @Test("an older release's table at the default work factor opens, and is stamped with its check once")
@@ -77,7 +77,7 @@ struct PostgresKeyParametersTests {
         let endpoint = try PostgresTestServer.main()
         let table = uniqueTable("legacy")
         // The schema and row exactly as the previous release created them.
-        try PostgresTestServer.psql("""
+        try await PostgresTestServer.psql("""
             CREATE TABLE \(table) (service text NOT NULL, account text NOT NULL, kind text NOT NULL, key_id text NOT NULL,
                 nonce bytea NOT NULL, ciphertext bytea NOT NULL, secret_size integer NOT NULL, expires_at double precision,
                 created_at double precision NOT NULL, updated_at double precision NOT NULL, version bigint NOT NULL,
@@ -88,7 +88,7 @@ struct PostgresKeyParametersTests {
             """)
         let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: table))
         try await store.save(Credential(secret: [4, 5]), for: key)
-        #expect(try PostgresTestServer.psql("SELECT parameters_check IS NOT NULL FROM \(table)_keys") == "t")
+        await #expect(try PostgresTestServer.psql("SELECT parameters_check IS NOT NULL FROM \(table)_keys") == "t")
         await store.close()
         // From now on the row is checked: a wrong passphrase is refused, the right one opens it.
         let wrong = try await openingError(endpoint, table, passphrase: "battery staple")
@@ -99,23 +99,23 @@ struct PostgresKeyParametersTests {
     @Test("an older release's row is not stamped by a passphrase that opens none of the table's credentials")
     func legacyNotStampedByAStranger() async throws {
         let (endpoint, table) = try await seeded("legacyforeign")
-        try PostgresTestServer.psql("UPDATE \(table)_keys SET parameters_check = NULL, scrypt_log_n = 15")
+        try await PostgresTestServer.psql("UPDATE \(table)_keys SET parameters_check = NULL, scrypt_log_n = 15")
         // The row's key id was made at 2^4: at 2^15 nobody's key id matches it, so no one may stamp.
         let error = try await openingError(endpoint, table)
         #expect(error?.code == .wrongPassphrase)
-        #expect(try PostgresTestServer.psql("SELECT parameters_check IS NULL FROM \(table)_keys") == "t")
+        await #expect(try PostgresTestServer.psql("SELECT parameters_check IS NULL FROM \(table)_keys") == "t")
     }
 
     @Test("key rotation re-stamps the check with the new key; then the old key alone is refused")
     func rotationRestamps() async throws {
         let (endpoint, table) = try await seeded("rekey")
-        let checkBefore = try PostgresTestServer.psql("SELECT encode(parameters_check, 'hex') FROM \(table)_keys")
+        let checkBefore = try await PostgresTestServer.psql("SELECT encode(parameters_check, 'hex') FROM \(table)_keys")
         let rotated = PostgresTokenStore(
             endpoint: endpoint, key: try testKey("new passphrase"), options: try testOptions(table: table, previousKeys: [try testKey()]))
         #expect(try await rotated.load(key)?.secret == [1, 2, 3])
         try await rotated.save(Credential(secret: [1, 2, 3]), for: key)  // re-encrypted under the new key
         await rotated.close()
-        #expect(try PostgresTestServer.psql("SELECT encode(parameters_check, 'hex') FROM \(table)_keys") != checkBefore)
+        await #expect(try PostgresTestServer.psql("SELECT encode(parameters_check, 'hex') FROM \(table)_keys") != checkBefore)
         #expect(try await openingError(endpoint, table, passphrase: "new passphrase") == nil)
         #expect(try await openingError(endpoint, table)?.code == .wrongPassphrase)
     }
@@ -123,12 +123,12 @@ struct PostgresKeyParametersTests {
     @Test("delete never removes a row encrypted under a key this store cannot read, even when the table's key parameters verify")
     func deleteRefusesForeignRow() async throws {
         let (endpoint, table) = try await seeded("foreigndelete")
-        try PostgresTestServer.psql("UPDATE \(table) SET key_id = 'ffffffffffffffff'")
+        try await PostgresTestServer.psql("UPDATE \(table) SET key_id = 'ffffffffffffffff'")
         let store = PostgresTokenStore(endpoint: endpoint, key: try testKey(), options: try testOptions(table: table))
         let error = await #expect(throws: TokenStoreError.self) { try await store.delete(key) }
         #expect(error?.code == .wrongPassphrase)
         #expect(error?.message.contains("not deleted") == true)
-        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(table)") == "1")
+        await #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(table)") == "1")
         await store.close()
     }
 }

@@ -55,7 +55,7 @@ struct PostgresRefreshLockTests {
         // End the holder's backend from outside, as when its host dies (a bigint advisory
         // key shows in pg_locks as classid = high 32 bits, objid = low 32 bits, objsubid 1).
         let id = UInt64(bitPattern: try PostgresRefreshLock.lockID(namespace: namespace, key: key))
-        let terminated = try PostgresTestServer.psql("""
+        let terminated = try await PostgresTestServer.psql("""
             SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory' AND granted
             AND classid::bigint = \(id >> 32) AND objid::bigint = \(id & 0xFFFF_FFFF) AND objsubid = 1
             """)

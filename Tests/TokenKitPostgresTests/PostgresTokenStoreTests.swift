@@ -20,8 +20,8 @@ struct PostgresTokenStoreTests {
             idToken: "IDTOKEN-plaintext", expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
         try await store.save(Credential(tokenSet: tokens), for: key)
         try await store.save(Credential(secret: Array("API-KEY-plaintext".utf8)), for: CredentialKey(service: "com.example.api", account: "bob"))
-        let dump = try PostgresTestServer.psql("SELECT t::text FROM \(table) t")
-        let hexDump = try PostgresTestServer.psql("SELECT encode(nonce, 'hex') || encode(ciphertext, 'hex') FROM \(table)")
+        let dump = try await PostgresTestServer.psql("SELECT t::text FROM \(table) t")
+        let hexDump = try await PostgresTestServer.psql("SELECT encode(nonce, 'hex') || encode(ciphertext, 'hex') FROM \(table)")
         #expect(dump.contains("com.example.api"), "the dump should show the rows: \(dump)")
         for secret in ["ACCESS-", "REFRESH-", "IDTOKEN-", "API-KEY-", "plaintext", "eyJhbGci"] {
             #expect(!dump.contains(secret))
@@ -30,7 +30,7 @@ struct PostgresTokenStoreTests {
             #expect(!dump.contains(hex))
         }
         // What the database may see: names, kind, size, expiry, key id, version.
-        let metadata = try PostgresTestServer.psql("SELECT kind, secret_size, expires_at, version FROM \(table) WHERE account = 'alice'")
+        let metadata = try await PostgresTestServer.psql("SELECT kind, secret_size, expires_at, version FROM \(table) WHERE account = 'alice'")
         #expect(metadata == "token-set|\(Credential(tokenSet: tokens).secret.count)|1900000000|1")
         #expect(try await store.load(key)?.tokenSet() == tokens)
         await store.close()
@@ -67,12 +67,12 @@ struct PostgresTokenStoreTests {
         let old = try testKey("old passphrase"), new = try testKey("new passphrase")
         let before = PostgresTokenStore(endpoint: endpoint, key: old, options: try testOptions(table: table))
         try await before.save(Credential(secret: Array("v1".utf8)), for: key)
-        let oldID = try PostgresTestServer.psql("SELECT key_id FROM \(table)")
+        let oldID = try await PostgresTestServer.psql("SELECT key_id FROM \(table)")
         let rotated = PostgresTokenStore(endpoint: endpoint, key: new, options: try testOptions(table: table, previousKeys: [old]))
         let loaded = try #require(try await rotated.load(key))
         #expect(loaded.secret == Array("v1".utf8))
         #expect(try await rotated.replace(key, expected: loaded, with: Credential(secret: Array("v2".utf8))))
-        let newID = try PostgresTestServer.psql("SELECT key_id FROM \(table)")
+        let newID = try await PostgresTestServer.psql("SELECT key_id FROM \(table)")
         #expect(oldID.count == 16 && newID.count == 16 && oldID != newID)
         // The old key alone no longer opens the row.
         let error = await #expect(throws: TokenStoreError.self) { try await before.load(key) }
@@ -89,13 +89,13 @@ struct PostgresTokenStoreTests {
         try await store.save(Credential(secret: Array("alice-secret".utf8)), for: key)
         let mallory = try CredentialKey(service: key.service, account: "mallory")
         try await store.save(Credential(secret: Array("mallory-secret".utf8)), for: mallory)
-        _ = try PostgresTestServer.psql("""
+        _ = try await PostgresTestServer.psql("""
             UPDATE \(table) SET nonce = a.nonce, ciphertext = a.ciphertext, key_id = a.key_id
             FROM \(table) a WHERE \(table).account = 'mallory' AND a.account = 'alice'
             """)
         let swapped = await #expect(throws: TokenStoreError.self) { try await store.load(mallory) }
         #expect(swapped?.code == .corrupted)
-        _ = try PostgresTestServer.psql("UPDATE \(table) SET ciphertext = set_byte(ciphertext, 0, get_byte(ciphertext, 0) # 1) WHERE account = 'alice'")
+        _ = try await PostgresTestServer.psql("UPDATE \(table) SET ciphertext = set_byte(ciphertext, 0, get_byte(ciphertext, 0) # 1) WHERE account = 'alice'")
         let flipped = await #expect(throws: TokenStoreError.self) { try await store.load(key) }
         #expect(flipped?.code == .corrupted)
         await store.close()
@@ -119,9 +119,9 @@ struct PostgresTokenStoreTests {
                 }
                 try await group.waitForAll()
             }
-            let count = try PostgresTestServer.psql("SELECT count(*) FROM \(table)")
+            let count = try await PostgresTestServer.psql("SELECT count(*) FROM \(table)")
             #expect(count == "8")
-            let salts = try PostgresTestServer.psql("SELECT count(*) FROM \(table)_keys")
+            let salts = try await PostgresTestServer.psql("SELECT count(*) FROM \(table)_keys")
             #expect(salts == "1")
         }
     }

@@ -46,7 +46,7 @@ struct SecretServiceProbeTests {
 
     @Test("a bus where nothing owns org.freedesktop.secrets is told apart from a dead bus")
     func busWithoutService() async throws {
-        let bus = try PrivateBus()
+        let bus = try await PrivateBus()
         defer { bus.stop() }
         let (status, elapsed) = await timedProbe(busAddress: bus.address)
         print("probe of a bus without a Secret Service took \(elapsed)")
@@ -57,7 +57,7 @@ struct SecretServiceProbeTests {
 
     @Test("a bus that accepts connections but never answers is reported within the deadline, not after 25 s")
     func silentBus() async throws {
-        let bus = try PrivateBus(answering: false)
+        let bus = try await PrivateBus(answering: false)
         defer { bus.stop() }
         let (status, elapsed) = await timedProbe(busAddress: bus.address, timeout: .milliseconds(750))
         print("probe of a silent bus took \(elapsed)")

@@ -10,7 +10,7 @@ final class PrivateBus {
     private let pid: pid_t
     private let directory: String
 
-    init(answering: Bool = true) throws {
+    init(answering: Bool = true) async throws {
         directory = NSTemporaryDirectory() + "tokenkit-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let policy = answering

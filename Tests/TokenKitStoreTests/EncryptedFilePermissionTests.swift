@@ -91,6 +91,33 @@ struct EncryptedFilePermissionTests {
         }
     }
 
+    @Test("a store directory reached through a symbolic link owned by another user is refused; one owned by this user is followed",
+          .enabled(if: geteuid() == 0, "making a link owned by another user needs root (CI runs as root)"))
+    func directoryLinkOwnedByAnotherUser() async throws {
+        let root = try TestEnvironment.makeTemporaryDirectory()
+        defer { TestEnvironment.remove(root) }
+        let real = "\(root)/real"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try await store("\(real)/credentials.tkstore").save(Credential(secret: [1]), for: try testKey())
+        let mine = "\(root)/mine", theirs = "\(root)/theirs"
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: real)
+        try FileManager.default.createSymbolicLink(atPath: theirs, withDestinationPath: real)
+        try #require(lchown(theirs, 65534, 65534) == 0, "lchown: \(errno)")
+        #expect(try await store("\(mine)/credentials.tkstore").load(try testKey())?.secret == [1])
+        for operation in ["load", "save"] {
+            let error = await #expect(throws: TokenStoreError.self, "\(operation)") {
+                if operation == "load" {
+                    _ = try await store("\(theirs)/credentials.tkstore").load(try testKey())
+                } else {
+                    try await store("\(theirs)/credentials.tkstore").save(Credential(secret: [2]), for: try testKey())
+                }
+            }
+            #expect(error?.code == .insecurePermissions)
+            #expect(error?.message == "\(theirs) is a symbolic link owned by another user (uid 65534), who can point it anywhere; refusing to keep credentials there")
+        }
+        #expect(try await store("\(real)/credentials.tkstore").load(try testKey())?.secret == [1])
+    }
+
     @Test("the default location follows XDG_DATA_HOME, then HOME")
     func defaultPath() throws {
         #expect(try EncryptedFileStore.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]) == "/x/data/tokenkit/credentials.tkstore")

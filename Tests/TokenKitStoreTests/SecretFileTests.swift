@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TokenKitStore
 
-/// `SecretFile.read`: the permission check every passphrase and client-secret file goes
-/// through (the CLI's and the reference apps'), and its refusals.
+/// `SecretFile.read`: the one permission check every secret file goes through (passphrase,
+/// client secret, database password, HMAC secret and private-key files: the CLI's and the
+/// reference apps'), and its refusals.
 @Suite("SecretFile: reading files that hold secrets")
 struct SecretFileTests {
     /// A file in a fresh directory holding `contents` with `mode`.
@@ -31,6 +32,30 @@ struct SecretFileTests {
         let shown = "0" + String(mode, radix: 8)
         #expect(error?.message == "the passphrase file \(path) has mode \(shown): it must not be readable by other users (run: chmod 600 \(path))")
         #expect(error?.message.contains("hunter2") == false)
+    }
+
+    @Test("a file that may hold a secret is refused at a loose mode only when its bytes hold one; the classifier decides on the bytes read",
+          arguments: [0o644, 0o640, 0o604])
+    func classifiedFiles(mode: Int) throws {
+        let (directory, path) = try file("PRIVATE", mode: mode)
+        defer { TestEnvironment.remove(directory) }
+        let error = #expect(throws: TokenStoreError.self) {
+            try SecretFile.read(path, what: "key file", limit: 64) { $0 == Array("PRIVATE".utf8) }
+        }
+        #expect(error?.code == .insecurePermissions)
+        let shown = "0" + String(mode, radix: 8)
+        #expect(error?.message == "the key file \(path) has mode \(shown): it must not be readable by other users (run: chmod 600 \(path))")
+        #expect(try SecretFile.read(path, what: "key file", limit: 64) { _ in false } == Array("PRIVATE".utf8))
+    }
+
+    @Test("a private (0600) file is read without asking the classifier")
+    func classifierNotAskedForPrivateFile() throws {
+        let (directory, path) = try file("PRIVATE", mode: 0o600)
+        defer { TestEnvironment.remove(directory) }
+        #expect(try SecretFile.read(path, what: "key file", limit: 64) { _ in
+            Issue.record("classifier called for a 0600 file")
+            return true
+        } == Array("PRIVATE".utf8))
     }
 
     @Test("a missing file is an io error naming it")

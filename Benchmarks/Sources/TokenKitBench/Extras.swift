@@ -51,6 +51,8 @@ enum Extras {
         let file = dir + "/tokens.txt", secretFile = dir + "/secret.bin"
         try write(out, to: file)
         try write(secret, to: secretFile)
+        // A secret file other users may read is refused by `tokenkit audit --secret`.
+        guard chmod(secretFile, 0o600) == 0 else { throw BenchError("cannot chmod 600 \(secretFile)") }
         let verifier = JWTVerifier(key: key, options: ValidationOptions(algorithms: [.hs256], issuers: [Claims.issuer]))
         return (file, secretFile, verifier)
     }

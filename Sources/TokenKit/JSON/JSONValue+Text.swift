@@ -16,6 +16,11 @@ extension JSONValue {
 
     /// Compact JSON text (one line: no insignificant whitespace; members in order).
     public var jsonText: String { JSONWriter.string(self) }
+
+    /// Compact JSON text for a terminal: ``jsonText`` with every scalar of ``UntrustedText``'s
+    /// class (controls, DEL, line separators, bidirectional and invisible format characters)
+    /// written as a `\uXXXX` escape. It parses to the same value as ``jsonText``.
+    package var terminalJSONText: String { JSONWriter.string(self, profile: .terminal) }
 }
 
 extension JWTClaims {

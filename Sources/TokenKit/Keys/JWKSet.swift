@@ -85,6 +85,10 @@ public struct JWKSet: Sendable {
 
     /// Reads a JWKS from a file (at most 1 MiB). Throws ``JWTError/Code/invalidKey`` naming
     /// the file when it cannot be read, and as ``init(json:)`` otherwise.
+    ///
+    /// Checks no file permissions: meant for public key sets. A file that may hold private
+    /// keys or HMAC secrets should be read through TokenKitStore's `SecretFile` (with
+    /// ``KeyFile/holdsSecret(_:)``) and loaded with ``KeyFile``, as `tokenkit` does.
     public init(contentsOfFile path: String) throws(JWTError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .invalidKey("cannot read JWKS file \(path)")

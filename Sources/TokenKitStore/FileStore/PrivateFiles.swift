@@ -14,10 +14,17 @@ package enum PrivateFiles {
     /// Checks (and with `create`, makes, mode 0700) the directory holding a store file.
     ///
     /// Refuses a directory owned by another user (other than root) or writable by group or
-    /// others without the sticky bit, since anyone who can write there could swap the file.
-    /// Returns `false` when it does not exist and `create` is false.
+    /// others without the sticky bit, since anyone who can write there could swap the file;
+    /// and a directory reached through a symbolic link owned by another user (other than
+    /// root), since its owner can point it elsewhere at any time. Returns `false` when it does
+    /// not exist and `create` is false.
     @discardableResult
     package static func checkDirectory(_ directory: String, create: Bool) throws(TokenStoreError) -> Bool {
+        var link = stat()
+        if lstat(directory, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, link.st_uid != geteuid(), link.st_uid != 0 {
+            throw .insecurePermissions(
+                "\(directory) is a symbolic link owned by another user (uid \(link.st_uid)), who can point it anywhere; refusing to keep credentials there")
+        }
         var info = stat()
         if stat(directory, &info) != 0 {
             let code = errno

@@ -4,7 +4,10 @@ import TokenKitAudit
 /// `--format csv`: RFC 4180 CSV with a header row. Columns: file, line, reference, status,
 /// alg, kid, iss, sub, aud (array members joined by a space), iat, nbf, exp (as in the
 /// token), lifetime, remaining (seconds), findings (joined by `;`), problem.
-/// Fields are quoted when they contain `,`, `"`, CR or LF. Never contains the token.
+/// Fields are quoted when they contain `,` or `"`. Text from tokens is cleaned first by
+/// TokenKit's one cleaner (``UntrustedText``): controls (CR and LF among them), DEL,
+/// line separators, bidirectional and invisible format characters become `?`, since CSV has no
+/// escape for them and the output may reach a terminal. Never contains the token.
 struct AuditCSVFormatter: AuditRowFormatter {
     func header(into out: inout ByteWriter) {
         out.append("file,line,reference,status,alg,kid,iss,sub,aud,iat,nbf,exp,lifetime,remaining,findings,problem\n")
@@ -45,9 +48,10 @@ struct AuditCSVFormatter: AuditRowFormatter {
 
     private func comma(_ out: inout ByteWriter) { out.append(UInt8(ascii: ",")) }
 
-    /// Appends a field, quoted (with `"` doubled) when needed; nothing for `nil`.
+    /// Appends a field, cleaned, quoted (with `"` doubled) when needed; nothing for `nil`.
     private func field(_ value: String?, _ out: inout ByteWriter) {
-        guard let value else { return }
+        guard var value else { return }
+        if value.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { value = UntrustedText.sanitized(value) }
         let needsQuotes = value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard needsQuotes else { return out.append(utf8Of: value) }
         out.append(UInt8(ascii: "\""))

@@ -56,7 +56,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check signatures with this key file (PEM or JWK/JWKS JSON); failures are the finding bad-signature.", valueName: "path"))
     var key: String?
 
-    @Option(help: ArgumentHelp("Check HMAC signatures with the raw bytes of this file as the secret.", valueName: "path"))
+    @Option(help: ArgumentHelp("Check HMAC signatures with the raw bytes of this file as the secret (mode 0600).", valueName: "path"))
     var secret: String?
 
     @Option(help: ArgumentHelp("Check signatures with this JWKS file (or an https URL).", valueName: "path-or-url"))

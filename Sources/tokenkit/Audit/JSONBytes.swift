@@ -8,11 +8,13 @@ enum JSONBytes {
         out.append(text)
     }
 
-    /// Appends a JSON string, escaping `"`, `\\`, DEL and control characters (RFC 8259), with
-    /// the package's one escaper (DEL escaped too: this output goes to terminals and pipes).
+    /// Appends a JSON string with the package's one escaper and its terminal profile: `"`,
+    /// `\\` and C0 controls as RFC 8259 requires, and every scalar of `UntrustedText`'s class
+    /// (DEL, C1, U+2028/U+2029, bidirectional and invisible format characters) as `\uXXXX`,
+    /// since this output goes to terminals and pipes.
     @inline(__always)
     static func string(_ value: String, into out: inout ByteWriter) {
-        JSONStringEscaping.append(value, escapingDelete: true, to: &out)
+        JSONStringEscaping.append(value, profile: .terminal, to: &out)
     }
 
     /// Appends text that needs no escaping (a number literal already checked as JSON).

@@ -19,7 +19,7 @@ struct DecodeCommand: AsyncParsableCommand {
             out["header"] = .object(jwt.header.raw)
             out["payload"] = .object(jwt.claims.raw)
             StandardStreams.writeError("warning: the signature was not verified; do not trust these claims")
-            StandardStreams.printOutput(JSONValue.object(out).jsonText)
+            StandardStreams.printOutput(JSONValue.object(out).terminalJSONText)
         }
     }
 }

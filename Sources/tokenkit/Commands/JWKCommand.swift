@@ -12,7 +12,8 @@ struct JWKCommand: AsyncParsableCommand {
             One key prints one JWK object. Several keys, or --set, print a JWKS document \
             {"keys":[…]} in the order given, each key with its thumbprint as kid and public \
             parameters only (unless --private), ready to serve at /.well-known/jwks.json. \
-            The same key given twice is an error.
+            The same key given twice is an error. A file holding a private key must not be \
+            readable by other users (exit 2: chmod 600); public keys and certificates may be.
             """)
 
     @Argument(help: "PEM key or certificate file(s).")
@@ -55,8 +56,11 @@ struct JWKCommand: AsyncParsableCommand {
         }
     }
 
+    /// The key in a PEM file, read through the secret-file admission check (a private key
+    /// must not be readable by other users; a public key or certificate may be).
     private static func load(_ path: String, needsPrivate: Bool) throws -> JWTKey {
-        let bytes = try TokenInput.readFile(path, what: "key file")
+        var bytes = try SecretFileReading.readKeyFile(path)
+        defer { for index in bytes.indices { bytes[index] = 0 } }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("key file \(path) is not PEM text") }
         do {
             let key = try JWTKey(pem: text)

@@ -12,10 +12,10 @@ struct SignCommand: AsyncParsableCommand {
     @Option(help: "Algorithm: \(JWTAlgorithm.all.map(\.name).joined(separator: " ")).")
     var alg: JWTAlgorithm
 
-    @Option(help: "Private key file: PEM (PKCS#8, SEC1 'EC PRIVATE KEY', PKCS#1 'RSA PRIVATE KEY') or a private JWK.")
+    @Option(help: "Private key file: PEM (PKCS#8, SEC1 'EC PRIVATE KEY', PKCS#1 'RSA PRIVATE KEY') or a private JWK; mode 0600 (other users must not be able to read it).")
     var key: String?
 
-    @Option(help: "File whose raw bytes are the HMAC secret (HS256/384/512).")
+    @Option(help: "File whose raw bytes are the HMAC secret (HS256/384/512); mode 0600.")
     var secret: String?
 
     @Option(help: "Key ID to put in the header (default: the JWK's kid, if any).")

@@ -10,17 +10,21 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             Allowed algorithms are the --alg values, or else those that fit the key. 'none' is \
             never accepted; an HMAC secret never verifies RS/PS/ES/EdDSA tokens and a public key \
-            never verifies HS tokens. Checks exp and nbf (expired when now >= exp + leeway), \
-            iss and aud when given, --require claims, and refuses any crit header. \
+            never verifies HS tokens. Checks exp and nbf when present (expired when now >= exp + \
+            leeway), iss and aud when given, --require claims, and refuses any crit header. \
+            A token without exp is accepted unless you give --require exp (the library's \
+            ValidationOptions require exp by default; this command does not). \
+            A key file holding a private key or an HMAC secret (--key, --secret, --jwks FILE) \
+            must not be readable by other users (exit 2: chmod 600); public keys may be. \
             --jwks URL and --issuer-discovery fetch keys through the library's RemoteJWKS (https, \
             http only for loopback, same-origin redirects only, 1 MiB, public keys only). With --jws, only the header and signature are checked and the payload bytes are \
             printed exactly. Exit 0 valid, 1 rejected, 2 key or I/O error, 64 usage error.
             """)
 
-    @Option(help: "Key file: PEM public key (SPKI, PKCS#1), X.509 certificate, PEM private key (its public half is used), or JWK/JWKS JSON.")
+    @Option(help: "Key file: PEM public key (SPKI, PKCS#1), X.509 certificate, PEM private key (its public half is used; mode 0600), or JWK/JWKS JSON.")
     var key: String?
 
-    @Option(help: "File whose raw bytes are the HMAC secret.")
+    @Option(help: "File whose raw bytes are the HMAC secret (mode 0600).")
     var secret: String?
 
     @Option(help: "JWKS file, or an https URL (http only for loopback addresses).")
@@ -44,7 +48,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "The current time as UNIX seconds (default: the system clock).")
     var now: Double?
 
-    @Option(help: "A claim that must be present (repeatable).")
+    @Option(help: "A claim that must be present (repeatable). exp is not required unless named here (--require exp).")
     var require: [String] = []
 
     @Flag(help: "Plain JWS mode: check header and signature only; print the payload bytes exactly.")
@@ -89,7 +93,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 if jws {
                     StandardStreams.writeOutput(try verifier.verifyJWS(text).payload)
                 } else {
-                    StandardStreams.printOutput(JSONValue.object(try verifier.verify(text).claims.raw).jsonText)
+                    StandardStreams.printOutput(JSONValue.object(try verifier.verify(text).claims.raw).terminalJSONText)
                 }
             } catch {
                 throw CLIFailure.rejected(error.reason)

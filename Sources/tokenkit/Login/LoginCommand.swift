@@ -91,7 +91,7 @@ struct LoginCommand: AsyncParsableCommand {
                 let authorization = try await flow.start()
                 var line = "To sign in, open \(authorization.verificationURI) and enter the code \(authorization.userCode)"
                 if let complete = authorization.verificationURIComplete { line += " (or open \(complete))" }
-                StandardStreams.writeError(StandardStreams.oneLine(line))
+                StandardStreams.writeError(line)
                 return try await flow.waitForApproval(authorization)
             }
         } else {
@@ -107,7 +107,7 @@ struct LoginCommand: AsyncParsableCommand {
         LoginRecording.record(opened.record, for: credentialKey, environment: environment)
         var who = tokenSet.metadata["login.subject"].map { " as \($0)" } ?? ""
         if let email = tokenSet.metadata["login.email"] { who += " (\(email))" }
-        StandardStreams.writeError(StandardStreams.oneLine("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))"))
+        StandardStreams.writeError("signed in\(who) to \(credentialKey) (stored in \(opened.store.backendName))")
     }
 
     /// Runs `body`, failing with ``AuthError/Code/signInExpired`` after `seconds`.

@@ -9,7 +9,7 @@ enum LoginRecording {
         do throws(TokenStoreError) {
             try LoginRecords.standard(environment: environment).write(record, for: key)
         } catch {
-            StandardStreams.writeError(StandardStreams.oneLine("warning: could not record which backend holds \(key) (\(error.message)); later commands pass --backend \(record.backend) to find it"))
+            StandardStreams.writeError("warning: could not record which backend holds \(key) (\(error.message)); later commands pass --backend \(record.backend) to find it")
         }
     }
 
@@ -17,7 +17,7 @@ enum LoginRecording {
         do throws(TokenStoreError) {
             try LoginRecords.standard(environment: environment).remove(key)
         } catch {
-            StandardStreams.writeError(StandardStreams.oneLine("warning: could not remove the record of \(key)'s backend (\(error.message))"))
+            StandardStreams.writeError("warning: could not remove the record of \(key)'s backend (\(error.message))")
         }
     }
 }

@@ -60,12 +60,12 @@ struct LogoutCommand: AsyncParsableCommand {
                 tokenEndpoint: configuration.tokenEndpoint, transport: transport)
         }
         if let failure = outcome.revocationError {
-            StandardStreams.writeError("warning: \(StandardStreams.oneLine(failure.message)); the local login was deleted anyway")
+            StandardStreams.writeError("warning: \(failure.message); the local login was deleted anyway")
         }
         guard outcome.deleted else {
             throw CLIFailure.rejected("nothing is stored for \(credentialKey)")
         }
         LoginRecording.forget(credentialKey, environment: environment)
-        StandardStreams.writeError(StandardStreams.oneLine("signed out of \(credentialKey) (\(outcome.revoked && outcome.revocationError == nil ? "revoked, " : "")deleted from \(opened.store.backendName))"))
+        StandardStreams.writeError("signed out of \(credentialKey) (\(outcome.revoked && outcome.revocationError == nil ? "revoked, " : "")deleted from \(opened.store.backendName))")
     }
 }

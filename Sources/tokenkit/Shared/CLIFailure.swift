@@ -7,7 +7,8 @@ import ArgumentParser
 /// message; the exit status is never chosen at the throw site but looked up in the one table,
 /// ``ExitStatus/status(for:)``. Library errors are mapped in one place
 /// (`CLIFailure+Libraries.swift`). Messages come from the CLI or from the libraries, which
-/// never put tokens or secrets in them; they are cleaned to one line when printed.
+/// never put tokens or secrets in them; ``StandardStreams/writeError(_:)`` cleans them to one
+/// line when printed.
 struct CLIFailure: Error {
     /// What kind of failure this is; decides the exit status.
     struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -111,6 +112,6 @@ func reportingAllFailures(signIn: Bool = false, _ body: () async throws -> Void)
 
 /// Prints `error: MESSAGE` (one line) on stderr and exits with the failure's status.
 private func exit(with failure: CLIFailure) throws -> Never {
-    StandardStreams.writeError("error: \(StandardStreams.oneLine(failure.message))")
+    StandardStreams.writeError("error: \(failure.message)")
     throw ExitCode(failure.exitCode)
 }

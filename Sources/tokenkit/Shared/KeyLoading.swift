@@ -3,13 +3,18 @@ import TokenKit
 import TokenKitAuth
 import TokenKitURLSession
 
-/// Loads the keys `sign` and `verify` take from files (and JWKS from https URLs): reads the
-/// file and maps the library's errors (``KeyFile`` decides what a key file holds). Every failure is a ``CLIFailure/io(_:)`` (exit 2) whose message names the file, never
-/// its contents.
+/// Loads the keys `sign`, `verify` and `audit` take from files (and JWKS from https URLs):
+/// reads the file through the secret-file admission check (``SecretFileReading``: a file
+/// holding a private key or an HMAC secret must not be readable by other users; public keys
+/// are exempt) and maps the library's errors (``KeyFile`` decides what a key file holds).
+/// Every failure is a ``CLIFailure/io(_:)`` (exit 2) whose message names the file, never its
+/// contents; the bytes read are wiped.
 enum KeyLoading {
     /// A key file: PEM, or JSON holding a JWK or a JWKS.
     static func keys(fromFile path: String, purpose: Purpose) throws -> JWKSet {
-        try keys(fromBytes: try TokenInput.readFile(path, what: "key file"), path: path, purpose: purpose)
+        var bytes = try SecretFileReading.readKeyFile(path)
+        defer { for index in bytes.indices { bytes[index] = 0 } }
+        return try keys(fromBytes: bytes, path: path, purpose: purpose)
     }
 
     /// The keys in `bytes` read from `path` (named in errors): detected and loaded by the
@@ -25,9 +30,10 @@ enum KeyLoading {
         }
     }
 
-    /// An HMAC secret: the file's raw bytes.
+    /// An HMAC secret: the raw bytes of a secret file (mode 0600 or stricter).
     static func secret(fromFile path: String) throws -> JWTKey {
-        let bytes = try TokenInput.readFile(path, what: "secret file", limit: 64 * 1024)
+        var bytes = try SecretFileReading.read(path, what: "secret file", limit: 64 * 1024)
+        defer { for index in bytes.indices { bytes[index] = 0 } }
         do { return try JWTKey.hmac(secret: bytes) } catch {
             throw CLIFailure.io("unusable secret in \(path): \(error.reason)")
         }
@@ -53,7 +59,8 @@ enum KeyLoading {
     }
 
     private static func keysFromJWKSFile(_ path: String) throws -> JWKSet {
-        let bytes = try TokenInput.readFile(path, what: "JWKS file")
+        var bytes = try SecretFileReading.readKeyFile(path, what: "JWKS file")
+        defer { for index in bytes.indices { bytes[index] = 0 } }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("JWKS file \(path) is not UTF-8") }
         do { return try JWKSet(json: text) } catch { throw CLIFailure.io("unusable JWKS in \(path): \(error.reason)") }
     }

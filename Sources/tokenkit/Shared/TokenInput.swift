@@ -47,19 +47,4 @@ enum TokenInput {
         }
         return text
     }
-
-    /// A file's bytes, bounded (key files and secrets are small).
-    static func readFile(_ path: String, what: String, limit: Int = 1024 * 1024) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
-            throw CLIFailure.io("cannot read \(what) \(path): \(reason)")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try handle.read(upToCount: limit + 1) ?? Data() } catch {
-            throw CLIFailure.io("cannot read \(what) \(path): \(error.localizedDescription)")
-        }
-        guard data.count <= limit else { throw CLIFailure.io("\(what) \(path) is larger than \(limit) bytes") }
-        return Array(data)
-    }
 }

@@ -10,7 +10,7 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The PostgreSQL server: postgres://USER@HOST:PORT/DATABASE[?sslmode=verify-full&sslrootcert=/ca.pem] (no password here).", valueName: "url"))
     var databaseURL: String?
 
-    @Option(help: ArgumentHelp("A file whose first line is the database password (else $PGPASSWORD).", valueName: "path"))
+    @Option(help: ArgumentHelp("A file whose first line is the database password (mode 0600: other users must not be able to read it; else $PGPASSWORD).", valueName: "path"))
     var databasePasswordFile: String?
 
     @Option(help: ArgumentHelp("The credential table (default: tokenkit_credentials).", valueName: "name"))
@@ -18,6 +18,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The environment variable holding the database password.
     static let passwordVariable = "PGPASSWORD"
+    /// The largest database password file read (only its first line is used).
+    static let maximumPasswordFileBytes = 64 * 1024
 
     /// The store for these options, encrypted with `key`, and how to make its refresh lock for
     /// a given wait (the caller's `--timeout`).
@@ -39,12 +41,13 @@ struct DatabaseOptions: ParsableArguments {
                 { PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: $0) })
     }
 
+    /// The password: the first line of `--database-password-file` (a secret file: refused,
+    /// exit 2, when other users may read it), else `PGPASSWORD`, else none.
     private func password(environment: [String: String]) throws -> String? {
         if let databasePasswordFile {
-            guard let data = FileManager.default.contents(atPath: databasePasswordFile) else {
-                throw CLIFailure.io("cannot read the database password file \(databasePasswordFile)")
-            }
-            var line = String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+            var bytes = try SecretFileReading.read(databasePasswordFile, what: "database password file", limit: Self.maximumPasswordFileBytes)
+            defer { for index in bytes.indices { bytes[index] = 0 } }
+            var line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
             if line.hasSuffix("\r") { line.removeLast() }
             guard !line.isEmpty else { throw CLIFailure.io("the database password file \(databasePasswordFile) has an empty first line") }
             return line

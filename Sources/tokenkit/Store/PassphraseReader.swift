@@ -7,7 +7,7 @@ import Glibc
 /// Finds the encrypted file's passphrase: `--passphrase-file` (first line), else the
 /// `TOKENKIT_PASSPHRASE` environment variable, else a no-echo prompt on the controlling
 /// terminal. Never an empty passphrase, never from argv, never from a file other users may
-/// read (``SecretFile``).
+/// read (``SecretFileReading``).
 enum PassphraseReader {
     /// The environment variable holding the passphrase.
     static let environmentVariable = "TOKENKIT_PASSPHRASE"
@@ -30,12 +30,7 @@ enum PassphraseReader {
     }
 
     private static func fromFile(_ path: String) throws -> FileStoreKey {
-        var bytes: [UInt8]
-        do throws(TokenStoreError) {
-            bytes = try SecretFile.read(path, what: "passphrase file", limit: maximumFileBytes)
-        } catch {
-            throw CLIFailure.io(error.message)
-        }
+        var bytes = try SecretFileReading.read(path, what: "passphrase file", limit: maximumFileBytes)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") })
         defer { for i in line.indices { line[i] = 0 } }

@@ -6,7 +6,7 @@ import Foundation
 enum RescueWarning {
     /// Writes the line for `notice` on stderr.
     @Sendable static func print(_ notice: RescueNotice) {
-        StandardStreams.writeError(StandardStreams.oneLine(line(notice)))
+        StandardStreams.writeError(line(notice))
     }
 
     /// The line (without the newline).

@@ -18,7 +18,7 @@ extension StoreCommand {
                 guard try await opened.store.delete(key) else {
                     throw CLIFailure.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
                 }
-                print("deleted \(key.service) / \(key.account) from \(opened.store.backendName)")
+                StandardStreams.printOutput("deleted \(StoreFormat.shown(key.service)) / \(StoreFormat.shown(key.account)) from \(opened.store.backendName)")
             }
         }
     }

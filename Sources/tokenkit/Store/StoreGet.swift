@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TokenKitAudit
+import TokenKit
 import TokenKitStore
 
 extension StoreCommand {
@@ -27,11 +27,13 @@ extension StoreCommand {
                     FileHandle.standardOutput.write(Data(credential.secret))
                     return
                 }
+                // Every field shown is cleaned (StoreFormat.shown): names, kind and scope come
+                // from arguments, the store or the token endpoint.
                 var lines = [
-                    "service: \(key.service)",
-                    "account: \(key.account)",
-                    "backend: \(opened.reason)",
-                    "kind: \(credential.kind)",
+                    "service: \(StoreFormat.shown(key.service))",
+                    "account: \(StoreFormat.shown(key.account))",
+                    "backend: \(StoreFormat.shown(opened.reason))",
+                    "kind: \(StoreFormat.shown(credential.kind.rawValue))",
                     "size: \(credential.secret.count)",
                 ]
                 if let created = credential.createdAt { lines.append("created: \(StoreFormat.timestamp(created))") }
@@ -40,10 +42,9 @@ extension StoreCommand {
                     let tokens = try credential.tokenSet()
                     lines.append("expires: \(tokens.expiresAt.map(StoreFormat.timestamp) ?? "unknown")")
                     lines.append("refresh token: \(tokens.refreshToken == nil ? "no" : "yes")")
-                    // The scope came from the token endpoint: never print its control characters.
-                    if let scope = tokens.scope { lines.append("scope: \(DisplayText.sanitized(scope, maxCharacters: 500))") }
+                    if let scope = tokens.scope { lines.append("scope: \(StoreFormat.shown(scope))") }
                 }
-                print(lines.joined(separator: "\n"))
+                StandardStreams.printOutput(lines.joined(separator: "\n"))
             }
         }
     }
@@ -51,6 +52,13 @@ extension StoreCommand {
 
 /// Output helpers shared by the store commands.
 enum StoreFormat {
+    /// A stored or echoed field as shown on stdout: TokenKit's one cleaner (``UntrustedText``)
+    /// replaces controls, line and paragraph separators, bidirectional and invisible format
+    /// characters with `?`, and cuts the field to 500 characters.
+    static func shown(_ field: String) -> String {
+        UntrustedText.sanitized(field, maxCharacters: 500)
+    }
+
     /// RFC 3339 / ISO 8601 in UTC, seconds precision.
     static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

@@ -17,10 +17,13 @@ extension StoreCommand {
                 guard !service.isEmpty else { throw CLIFailure.usage("--service must not be empty") }
                 let opened = try await backend.openStore(services: [service])
                 for info in try await opened.store.accounts(service: service) {
-                    var fields = [info.account, "kind=\(info.kind)", "size=\(info.size)"]
+                    // Names and kinds come from the store, which other programs may write:
+                    // each field is cleaned, so none can carry a tab, a line break or an
+                    // escape sequence into the listing.
+                    var fields = [StoreFormat.shown(info.account), "kind=\(StoreFormat.shown(info.kind.rawValue))", "size=\(info.size)"]
                     if let updated = info.updatedAt { fields.append("updated=\(StoreFormat.timestamp(updated))") }
                     if let expires = info.expiresAt { fields.append("expires=\(StoreFormat.timestamp(expires))") }
-                    print(fields.joined(separator: "\t"))
+                    StandardStreams.printOutput(fields.joined(separator: "\t"))
                 }
             }
         }

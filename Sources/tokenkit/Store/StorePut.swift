@@ -36,7 +36,7 @@ extension StoreCommand {
                 }
                 let opened = try await backend.openStore(key: key)
                 try await opened.store.save(credential, for: key)
-                print("stored \(credential.kind) (\(credential.secret.count) bytes) for \(key.service) / \(key.account) in \(opened.store.backendName)")
+                StandardStreams.printOutput("stored \(credential.kind) (\(credential.secret.count) bytes) for \(StoreFormat.shown(key.service)) / \(StoreFormat.shown(key.account)) in \(opened.store.backendName)")
             }
         }
 

@@ -50,14 +50,16 @@ final class TemporaryDirectory: @unchecked Sendable {
         path = base.path
     }
     func file(_ name: String) -> String { path + "/" + name }
-    func write(_ name: String, _ text: String) throws -> String {
-        let p = file(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: p))
-        return p
+    /// Writes `text` to a new file with `mode` (0600 unless given: tokenkit refuses key and
+    /// secret files other users may read, whatever the umask made them).
+    func write(_ name: String, _ text: String, mode: Int = 0o600) throws -> String {
+        try write(name, bytes: Array(text.utf8), mode: mode)
     }
-    func write(_ name: String, bytes: [UInt8]) throws -> String {
+    /// Writes `bytes` to a new file with `mode` (0600 unless given).
+    func write(_ name: String, bytes: [UInt8], mode: Int = 0o600) throws -> String {
         let p = file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: p))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: p)
         return p
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }

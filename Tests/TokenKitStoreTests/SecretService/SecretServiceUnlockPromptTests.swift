@@ -12,7 +12,7 @@ import TokenKitTestSupport
 /// What cannot run here: a prompt answered by a user (needs a display and gcr-prompter).
 @Suite struct SecretServiceUnlockPromptTests {
     /// Runs the helper against a freshly locked private keyring; returns its stdout line.
-    func loadFromLockedKeyring(prompt: Bool) throws -> (status: Int32, output: String) {
+    func loadFromLockedKeyring(prompt: Bool) async throws -> (status: Int32, output: String) {
         let helper = try BuiltBinary.path(named: "tokenkit-secret-service-helper")
         let wrapper = SourceTree.path("scripts/with-secret-service")
         let lockFile = NSTemporaryDirectory() + "tokenkit-unlock-\(UUID().uuidString.prefix(8)).lock"
@@ -30,16 +30,16 @@ import TokenKitTestSupport
     }
 
     @Test("a locked collection is reported as locked, with a hint, when prompting is not allowed")
-    func lockedWithoutPrompt() throws {
-        let (status, output) = try loadFromLockedKeyring(prompt: false)
+    func lockedWithoutPrompt() async throws {
+        let (status, output) = try await loadFromLockedKeyring(prompt: false)
         #expect(status == 1, "\(output)")
         #expect(output.hasPrefix("error locked: the default keyring collection is locked"), "\(output)")
         #expect(output.contains("unlock it"), "\(output)")
     }
 
     @Test("an unlock prompt that ends dismissed is reported as dismissed, not as a missing credential")
-    func dismissedPrompt() throws {
-        let (status, output) = try loadFromLockedKeyring(prompt: true)
+    func dismissedPrompt() async throws {
+        let (status, output) = try await loadFromLockedKeyring(prompt: true)
         #expect(status == 1, "\(output)")
         #expect(output.hasPrefix("error dismissed: the unlock prompt for the default keyring collection was dismissed"), "\(output)")
     }

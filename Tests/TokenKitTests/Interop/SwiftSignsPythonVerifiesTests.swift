@@ -19,7 +19,7 @@ struct SwiftSignsPythonVerifiesTests {
     }
 
     @Test("every TokenKit token verifies in Python with every exported key format")
-    func verifyAll() throws {
+    func verifyAll() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let dir = try PythonInterop.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
