@@ -5,7 +5,7 @@ import TokenKitTestSupport
 /// Runs the built examples and checks what they print, so the examples keep working.
 @Suite("Examples")
 struct IssueAndVerifyExampleTests {
-    static func runExample(_ name: String) throws -> (status: Int32, output: String) {
+    static func runExample(_ name: String) async throws -> (status: Int32, output: String) {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let outcome = try await ChildProcess(directory.appendingPathComponent(name).path, stdin: .inherit).run()
         // Both streams, stdout first (the assertions look for lines in either).
@@ -13,8 +13,8 @@ struct IssueAndVerifyExampleTests {
     }
 
     @Test("issue-and-verify verifies both accounts and refuses expired, wrong-audience and forged tokens")
-    func issueAndVerify() throws {
-        let (status, output) = try Self.runExample("issue-and-verify")
+    func issueAndVerify() async throws {
+        let (status, output) = try await Self.runExample("issue-and-verify")
         #expect(status == 0, "\(output)")
         #expect(output.contains("verified parent-42 (role parent)"))
         #expect(output.contains("verified child-7 (role child, parent parent-42)"))

@@ -28,7 +28,7 @@ struct FuzzCorpusReplayTests {
     }
 
     @Test("the harness holds on every seed input and every past finding", arguments: targets)
-    func replay(_ target: String) throws {
+    func replay(_ target: String) async throws {
         let corpus = SourceTree.path("Fuzz/Corpus/\(target)")
         let findings = SourceTree.path("Fuzz/Findings/\(target)")
         var paths = [corpus]

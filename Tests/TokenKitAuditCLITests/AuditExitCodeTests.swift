@@ -6,16 +6,16 @@ struct AuditExitCodeTests {
     static let ok = Tokens.claims(#""iat":1699998200,"exp":1700001800"#)
     static let expired = Tokens.claims(#""iat":1699990000,"exp":1699999000"#)
 
-    @Test func zeroWhenNoFinding() throws {
+    @Test func zeroWhenNoFinding() async throws {
         #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: Self.ok).status == 0)
         #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: "").status == 0)
     }
 
-    @Test func oneWhenAnyFinding() throws {
+    @Test func oneWhenAnyFinding() async throws {
         #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: Self.expired).status == 1)
     }
 
-    @Test func failOnSelectsFindings() throws {
+    @Test func failOnSelectsFindings() async throws {
         let noIat = Tokens.claims(#""exp":1700001800"#)
         #expect(try await CLI.run(["audit", "--now", Tokens.now, "--fail-on", "expired,malformed"], stdin: noIat).status == 0)
         #expect(try await CLI.run(["audit", "--now", Tokens.now, "--fail-on", "no-iat"], stdin: noIat).status == 1)

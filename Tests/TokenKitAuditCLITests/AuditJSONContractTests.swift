@@ -37,7 +37,7 @@ struct AuditJSONContractTests {
     }
 
     @Test("strings are JSON-escaped exactly (quote, backslash, controls, DEL, bidi) and every other byte kept, so each value round-trips")
-    func stringsEscapedAndRoundTrip() throws {
+    func stringsEscapedAndRoundTrip() async throws {
         // The payload writes sub with JSON escapes; the value is a"b\c, LF, U+0001, DEL, é, U+202E, tab.
         let token = Tokens.claims(#""iss":"plain","sub":"a\"b\\c\n\u0001\u007f\u00e9\u202e\t","exp":1700001800"#, kid: "k\\\"1")
         let result = try await CLI.run(["audit", "--json", "--now", Tokens.now], stdin: token + "\n")

@@ -18,7 +18,7 @@ struct AuditOutputCleaningTests {
     }
 
     @Test("--json escapes every class in kid, iss, sub and aud; the line is valid JSON and decodes to the token's strings")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let result = try await CLI.run(["audit", "--json", "--now", Tokens.now], stdin: Self.token + "\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.count == 1)
@@ -32,7 +32,7 @@ struct AuditOutputCleaningTests {
     }
 
     @Test("--json escapes the file name too (a store account or a path)")
-    func jsonFileName() throws {
+    func jsonFileName() async throws {
         let path = try CLI.temporaryFile(Self.token + "\n", name: "tokens" + String(String.UnicodeScalarView(
             UnsafeTextSamples.all.map(\.scalar).filter { $0.value != 0 && $0 != "/" })))
         let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, path])
@@ -43,7 +43,7 @@ struct AuditOutputCleaningTests {
     }
 
     @Test("the table and CSV show each unsafe character as ?, one row a line")
-    func tableAndCSV() throws {
+    func tableAndCSV() async throws {
         for format in ["table", "csv"] {
             let result = try await CLI.run(["audit", "--format", format, "--now", Tokens.now], stdin: Self.token + "\n", environment: ["NO_COLOR": "1"])
             #expect(result.status == 0, "\(format): \(result.stderr)")

@@ -77,7 +77,8 @@ struct AuditReadableOutputTests {
         let path = try CLI.temporaryFile(text)
         let result = try await CLI.run(["audit", "--now", Tokens.now, path], environment: ["NO_COLOR": "1"])
         #expect(result.status == 1)
-        #expect(result.lines.count == 1 + 20_000 + 1 + 6)  // header, rows, blank, summary
+        let expectedLines: Int = 1 + 20_000 + 1 + 6  // header, rows, blank, summary
+        #expect(result.lines.count == expectedLines)
         #expect(result.stdout.contains("20,000 tokens: 15,000 ok, 5,000 expired, 0 not-yet-valid, 0 no-expiry, 0 malformed"))
     }
 }

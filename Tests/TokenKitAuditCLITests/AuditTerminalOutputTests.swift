@@ -24,10 +24,10 @@ struct AuditTerminalOutputTests {
     }
 
     @Test("statuses are coloured on a terminal: expired red, ok green, reset after each")
-    func colourOnTerminal() throws {
+    func colourOnTerminal() async throws {
         let file = try tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let screen = try onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file)
+        let screen = try await onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file)
         #expect(screen.contains("\u{1B}[31m"), "\(screen.debugDescription)")
         #expect(screen.contains("\u{1B}[32m"))
         #expect(screen.contains("\u{1B}[0m"))
@@ -37,7 +37,7 @@ struct AuditTerminalOutputTests {
     func noColour() async throws {
         let file = try tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let screen = try onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file, environment: ["NO_COLOR": "1"])
+        let screen = try await onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file, environment: ["NO_COLOR": "1"])
         #expect(screen.contains("expired"), "\(screen.debugDescription)")
         #expect(!screen.contains("\u{1B}["))
         let piped = try await CLI.run(["audit", "--now", "1700000000", "--no-fail-on", file])
@@ -46,16 +46,16 @@ struct AuditTerminalOutputTests {
     }
 
     @Test("a run longer than a second shows the progress line on the terminal's stderr, then erases it")
-    func progressLine() throws {
+    func progressLine() async throws {
         let file = try tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
         // Tokens keep coming after the first second (progress is drawn only from then on).
         let command = #"(cat "$FILE"; sleep 1.5; cat "$FILE"; sleep 0.5; cat "$FILE") | "$TOKENKIT" audit --now 1700000000 --no-fail-on"#
-        let screen = try onTerminal(command, file: file)
+        let screen = try await onTerminal(command, file: file)
         #expect(screen.contains("\r\u{1B}[Kaudited "), "\(screen.debugDescription)")
         #expect(screen.contains(" tokens ("))
         // Nothing is drawn when stderr is not a terminal.
-        let quiet = try onTerminal(command + " 2>/dev/null", file: file)
+        let quiet = try await onTerminal(command + " 2>/dev/null", file: file)
         #expect(!quiet.contains("audited "), "\(quiet.debugDescription)")
     }
 }

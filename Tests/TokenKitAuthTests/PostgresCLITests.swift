@@ -66,7 +66,7 @@ struct PostgresCLITests {
         let list = try await cli.run(["store", "list", "--service", "com.example.api"] + setup.backend, environment: setup.environment)
         #expect(list.status == 0)
         #expect(list.stdout.hasPrefix("alice\t"))
-        let rows = try PostgresTestServer.psql("SELECT t::text FROM \(setup.table) t")
+        let rows = try await PostgresTestServer.psql("SELECT t::text FROM \(setup.table) t")
         #expect(rows.contains("alice") && !rows.contains("plaintext"))
         let delete = try await cli.run(["store", "delete"] + key + setup.backend, environment: setup.environment)
         #expect(delete.status == 0)
@@ -146,7 +146,7 @@ struct PostgresCLITests {
         let delete = try await cli.run(["store", "delete"] + key + wrongBackend, environment: setup.environment)
         #expect(delete.status == 2, "\(delete.stderr)")
         #expect(delete.stderr.hasPrefix("error: ") && delete.stderr.contains("wrong passphrase"), "\(delete.stderr)")
-        #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(setup.table)") == "1")
+        await #expect(try PostgresTestServer.psql("SELECT count(*) FROM \(setup.table)") == "1")
         let get = try await cli.run(["store", "get", "--reveal"] + key + setup.backend, environment: setup.environment)
         #expect(get.stdout == "S3CRET")
     }

@@ -77,7 +77,8 @@ struct InteropCLITests {
             cases.append(PythonInterop.Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: token, payload: claims, valid: true))
             cases.append(PythonInterop.Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: Self.forge(token), payload: "", valid: false))
         }
-        #expect(cases.count == 2 * (3 * 2 + 6 * 3 + 4 * 3 + 2 * 2 + 15))
+        let expectedCases: Int = 2 * (3 * 2 + 6 * 3 + 4 * 3 + 2 * 2 + 15)
+        #expect(cases.count == expectedCases)
         let manifest = dir.file("cli-manifest.json"), resultPath = dir.file("cli-result.json")
         try JSONEncoder().encode(PythonInterop.Manifest(cases: cases)).write(to: URL(fileURLWithPath: manifest))
         let run = try await PythonInterop.run(["verify", manifest, resultPath])

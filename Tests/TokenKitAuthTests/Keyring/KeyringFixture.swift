@@ -19,9 +19,9 @@ enum KeyringFixture {
 
         var testDescription: String { rawValue }
 
-        func apply(to keyring: PrivateSecretService) throws {
+        func apply(to keyring: PrivateSecretService) async throws {
             switch self {
-            case .locked: try keyring.lockDefaultCollection()
+            case .locked: try await keyring.lockDefaultCollection()
             case .killed: keyring.signalProvider(SIGKILL)
             case .hung: keyring.signalProvider(SIGSTOP)
             }

@@ -34,7 +34,7 @@ struct KeyringRescueCLITests {
                 await server.state.closeGate()
                 async let refreshing = cli.run(token, environment: env)
                 try await KeyringFixture.waitUntil("the token request") { await server.state.tokenRequests == 1 }
-                try breakage.apply(to: keyring)
+                try await breakage.apply(to: keyring)
                 await server.state.openGate()
                 let first = try await refreshing
                 #expect(first.status == 0, "stderr: \(first.stderr)")
@@ -80,7 +80,7 @@ struct KeyringRescueCLITests {
                 async let signingIn = cli.run(try KeyringFixture.deviceLogin(Self.key, server, sandbox) + ["--timeout", "60"], environment: env)
                 // The device request came after the store check; the first poll comes a second later.
                 try await KeyringFixture.waitUntil("the device request") { await server.state.deviceRequests == 1 }
-                try breakage.apply(to: keyring)
+                try await breakage.apply(to: keyring)
                 let login = try await signingIn
                 #expect(login.status == 0, "stderr: \(login.stderr)")
                 KeyringFixture.expectRescueWarning(login.stderr, key: Self.key)
@@ -102,7 +102,7 @@ struct KeyringRescueCLITests {
         let sandbox = try KeyringFixture.Sandbox()
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
-            try keyring.lockDefaultCollection()
+            try await keyring.lockDefaultCollection()
             try await ServiceTokenServer.with { server in
                 let login = try KeyringFixture.deviceLogin(Self.key, server, sandbox)
                 let locked = try await cli.run(login + ["--backend", "secret-service"], environment: KeyringFixture.environment(sandbox, keyring))

@@ -69,7 +69,8 @@ struct SwiftSignsPythonVerifiesTests {
                 #expect(!result.ok, "Python accepted a forged \(c.alg) token (\(c.format)): its verifier is not checking")
             }
         }
-        #expect(cases.count == 2 * (3 * 2 + 12 * 5))
+        let expectedCases: Int = 2 * (3 * 2 + 12 * 5)
+        #expect(cases.count == expectedCases)
     }
 }
 
