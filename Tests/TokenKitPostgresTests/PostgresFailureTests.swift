@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TokenKitTestSupport
 import Testing
 import TokenKitAuth
 import TokenKitPostgres
