@@ -162,7 +162,7 @@ struct ResourceServerExampleTests {
     @Test("bad arguments exit 64 with one error line")
     func usage() throws {
         let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])
-        let outcome = try child.running.wait()
+        let outcome = try child.running.wait(timeout: .seconds(60))
         #expect(outcome.status == 64)
         let stderr = outcome.stderrText
         #expect(stderr.contains("--jwks-url or --discovery"))
@@ -173,7 +173,7 @@ struct ResourceServerExampleTests {
         for value in ["0", "0.5", "-1", "nan"] {
             let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y",
                                               "--jwks-url", "http://127.0.0.1:9/jwks", "--cooldown=\(value)"])
-            let outcome = try child.running.wait()
+            let outcome = try child.running.wait(timeout: .seconds(60))
             #expect(outcome.status == 64, "--cooldown \(value)")
             #expect(outcome.stderrText.contains("--cooldown must be at least 1 second"), "\(outcome.stderrText)")
         }
