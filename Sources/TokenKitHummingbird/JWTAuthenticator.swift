@@ -91,7 +91,7 @@ public struct JWTAuthenticator<Context: AuthRequestContext>: AuthenticatorMiddle
             return VerificationOutcome(identity: .success(VerifiedToken(verified, rolesClaim: rolesClaim)),
                                        result: .ok, reason: nil, algorithm: verified.header.algorithm)
         } catch where error.code == .keysUnavailable {
-            context.logger.warning("bearer token not verified: keys unavailable", metadata: ["reason": "\(error.code)"])
+            context.logger.debug("bearer token not verified: keys unavailable", metadata: ["reason": "\(error.code)"])
             metrics.count(.unavailable)
             let refusal = BearerError.temporarilyUnavailable(retryAfter: error.retryAfter ?? unavailableRetryAfter, realm: realm)
             return VerificationOutcome(identity: .failure(refusal), result: .unavailable, reason: nil, algorithm: nil)

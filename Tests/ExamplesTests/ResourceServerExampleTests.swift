@@ -42,6 +42,18 @@ struct ResourceServerExampleTests {
             return String(text[..<newline])
         }
 
+        /// The arguments of a server for the test issuer and audience, with keys from the
+        /// JWKS server on `jwksPort`, plus `extra`.
+        static func arguments(jwksPort: Int, _ extra: [String] = []) -> [String] {
+            ["--port", "0", "--issuer", issuer, "--audience", audience, "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks"] + extra
+        }
+
+        /// A server started with ``arguments(jwksPort:_:)`` and the port of its listening line.
+        static func serving(jwksPort: Int, _ extra: [String] = []) async throws -> (Child, port: Int) {
+            let child = try Child(arguments: arguments(jwksPort: jwksPort, extra))
+            return (child, ResourceServerExampleTests.port(ofListeningLine: try await child.firstLineOffPool()))
+        }
+
         /// Sends SIGTERM (unless it has exited) and returns the exit status.
         func stop() -> Int32 {
             running.signal(SIGTERM)

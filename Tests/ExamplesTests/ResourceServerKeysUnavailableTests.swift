@@ -18,12 +18,8 @@ struct ResourceServerKeysUnavailableTests {
         let signer = try JWTSigner(key: key)
         try await Example.withJWKSServer(try JWKSet.publicDocument([key])) { jwksPort, counter in
             await counter.fail(with: 500)
-            let child = try Example.Child(arguments: [
-                "--port", "0", "--issuer", Example.issuer, "--audience", Example.audience,
-                "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks", "--cooldown", "1", "--max-stale", "60",
-            ])
+            let (child, port) = try await Example.Child.serving(jwksPort: jwksPort, ["--cooldown", "1", "--max-stale", "60"])
             defer { _ = child.stop() }
-            let port = Example.port(ofListeningLine: try await child.firstLineOffPool())
             #expect(port > 0)
 
             let health = try await Example.get(port, "/healthz")

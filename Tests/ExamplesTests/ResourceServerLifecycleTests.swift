@@ -12,10 +12,7 @@ struct ResourceServerLifecycleTests {
     func sigtermDuringPrewarm() async throws {
         let silent = try SilentListener()
         defer { silent.close() }
-        let child = try Example.Child(arguments: [
-            "--port", "0", "--issuer", Example.issuer, "--audience", Example.audience,
-            "--jwks-url", "http://127.0.0.1:\(silent.port)/jwks",
-        ])
+        let child = try Example.Child(arguments: Example.Child.arguments(jwksPort: silent.port))
         // The pre-warm's request has reached the silent server: the server is mid-pre-warm.
         #expect(try await silent.waitForPendingConnection())
         child.running.signal(SIGTERM)
@@ -28,12 +25,8 @@ struct ResourceServerLifecycleTests {
     func halfSentHeadersAreClosed() async throws {
         let key = try JWTKey.generate(for: .es256, keyID: "k1")
         try await Example.withJWKSServer(try JWKSet.publicDocument([key])) { jwksPort, _ in
-            let child = try Example.Child(arguments: [
-                "--port", "0", "--issuer", Example.issuer, "--audience", Example.audience,
-                "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks",
-            ])
+            let (child, port) = try await Example.Child.serving(jwksPort: jwksPort)
             defer { _ = child.stop() }
-            let port = Example.port(ofListeningLine: try await child.firstLineOffPool())
             let started = ContinuousClock.now
             let halfSent = try (0..<50).map { index in
                 let connection = try LoopbackConnection(port: port)

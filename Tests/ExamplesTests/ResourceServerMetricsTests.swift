@@ -21,12 +21,8 @@ struct ResourceServerMetricsTests {
         let key = try JWTKey.generate(for: .es256, keyID: "k1")
         let signer = try JWTSigner(key: key)
         try await Example.withJWKSServer(try JWKSet.publicDocument([key])) { jwksPort, _ in
-            let child = try Example.Child(arguments: [
-                "--port", "0", "--issuer", Example.issuer, "--audience", Example.audience,
-                "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks",
-            ])
+            let (child, port) = try await Example.Child.serving(jwksPort: jwksPort)
             defer { _ = child.stop() }
-            let port = Example.port(ofListeningLine: try await child.firstLineOffPool())
             let good = try Example.token(signer), expired = try Example.token(signer, exp: Int64(Date().timeIntervalSince1970) - 600)
             #expect(try await Example.get(port, "/me", token: good).status == 200)
             #expect(try await Example.get(port, "/me", token: expired).status == 401)
@@ -63,10 +59,7 @@ struct ResourceServerMetricsTests {
     func secondPort() async throws {
         let key = try JWTKey.generate(for: .es256, keyID: "k1")
         try await Example.withJWKSServer(try JWKSet.publicDocument([key])) { jwksPort, _ in
-            let child = try Example.Child(arguments: [
-                "--port", "0", "--issuer", Example.issuer, "--audience", Example.audience,
-                "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks", "--metrics-port", "0",
-            ])
+            let child = try Example.Child(arguments: Example.Child.arguments(jwksPort: jwksPort, ["--metrics-port", "0"]))
             defer { _ = child.stop() }
             let lines = try await child.running.waitForStdout(timeout: .seconds(30)) { $0.split(separator: "\n").count >= 2 }
                 .split(separator: "\n").map(String.init)
