@@ -47,6 +47,10 @@ let package = Package(
         // Hummingbird's own lifecycle library (already in its graph): only the test servers
         // name it, to stop a server gracefully instead of cancelling it.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // Telemetry (issue 29): the library emits through the APIs only; the application
+        // chooses (bootstraps) the backend. Both are already in Hummingbird's graph.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -106,6 +110,9 @@ let package = Package(
                 "TokenKitTime",
                 "TokenKitPrimitives",
                 .product(name: "Logging", package: "swift-log"),
+                // JWKS fetch and refresh metrics and spans (issue 29).
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -320,6 +327,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -375,6 +386,8 @@ let package = Package(
 // The middleware is its own product so that only services pay for hummingbird-auth.
 package.dependencies += [
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+    // resource-server's /metrics (issue 29): the Prometheus backend the example bootstraps.
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
 ]
 package.products += [
     // Bearer-token authenticator middleware for Hummingbird (hummingbird-auth's model).
@@ -389,6 +402,9 @@ package.targets += [
             "TokenKitPrimitives",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            // Verification metrics and spans (issue 29).
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
         swiftSettings: strictSettings
     ),
@@ -404,6 +420,9 @@ package.targets += [
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         path: "Examples/ResourceServer",
         swiftSettings: strictSettings
@@ -419,6 +438,10 @@ package.targets += [
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         ],
         swiftSettings: strictSettings
     ),

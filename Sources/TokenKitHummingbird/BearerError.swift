@@ -4,8 +4,16 @@ internal import TokenKitPrimitives
 
 /// A refusal of a protected route, answered as RFC 6750 §3 says: `401` with
 /// `WWW-Authenticate: Bearer realm="…"` (plus `error="invalid_token"` and a short
-/// `error_description` for a rejected token), or `403` with `error="insufficient_scope"` and
-/// `scope="…"`; the body is `{"error":…,"error_description":…}` as JSON.
+/// `error_description` for a rejected token), `400` with `error="invalid_request"` for a
+/// request that carries its token more than once, or `403` with `error="insufficient_scope"`
+/// and `scope="…"`; the body is `{"error":…,"error_description":…}` as JSON.
+///
+/// When the keys that would verify a well-formed token cannot be had (the issuer's JWKS is
+/// down and no key set within its maximum staleness is held), the answer is `503` with
+/// `Retry-After` and `error` `temporarily_unavailable` (RFC 6749 §4.1.2.1's code), without a
+/// challenge: a `401` would tell every client to refresh and retry, turning an outage into a
+/// refresh storm at the issuer. Its description is fixed text that never names the key
+/// set's URL, host or port.
 ///
 /// Guarantees: the description is one short line of RFC 6750's allowed characters (others
 /// are replaced by `?`, at most 200 characters) and never contains the token.
@@ -15,10 +23,11 @@ internal import TokenKitPrimitives
 /// the library's; the body is the service's, built from ``status``, ``publicDescription``,
 /// ``requiredScopes`` and ``requiredRoles``.
 public struct BearerError: HTTPResponseError, Sendable {
-    /// `401` or `403`.
+    /// `400`, `401`, `403` or `503`.
     public let status: HTTPResponse.Status
-    /// The RFC 6750 error code: `invalid_token` or `insufficient_scope`, or
-    /// `missing_token` (no token at all; the challenge then carries no `error`).
+    /// The error code: RFC 6750's `invalid_request`, `invalid_token` or
+    /// `insufficient_scope`; `missing_token` (no token at all; the challenge then carries no
+    /// `error`); or `temporarily_unavailable` (`503`, no challenge).
     public let error: String
     /// The short reason.
     public let errorDescription: String
@@ -31,15 +40,19 @@ public struct BearerError: HTTPResponseError, Sendable {
     public let requiredScopes: [String]
     /// For `insufficient_scope`: the roles the route needs (all of them; empty otherwise).
     public let requiredRoles: [String]
+    /// For `temporarily_unavailable`: whole seconds the client should wait before retrying,
+    /// sent as `Retry-After` (at least 1); `nil` otherwise.
+    public let retryAfterSeconds: Int?
 
     init(status: HTTPResponse.Status, error: String, errorDescription: String, realm: String,
-         requiredScopes: [String] = [], requiredRoles: [String] = []) {
+         requiredScopes: [String] = [], requiredRoles: [String] = [], retryAfterSeconds: Int? = nil) {
         self.status = status
         self.error = error
         self.errorDescription = errorDescription
         self.realm = realm
         self.requiredScopes = requiredScopes
         self.requiredRoles = requiredRoles
+        self.retryAfterSeconds = retryAfterSeconds
         let named = requiredScopes + requiredRoles.map { "role:\($0)" }
         self.scope = named.isEmpty ? nil : named.joined(separator: " ")
     }
@@ -52,6 +65,24 @@ public struct BearerError: HTTPResponseError, Sendable {
     /// The token was refused: `401`, `error="invalid_token"`.
     public static func invalidToken(_ description: String, realm: String) -> BearerError {
         BearerError(status: .unauthorized, error: "invalid_token", errorDescription: description, realm: realm)
+    }
+
+    /// The request carries its token in a way RFC 6750 §3.1 calls malformed (two
+    /// `Authorization` headers, or a token both in the header and in the query string):
+    /// `400`, `error="invalid_request"`.
+    public static func invalidRequest(_ description: String, realm: String) -> BearerError {
+        BearerError(status: .badRequest, error: "invalid_request", errorDescription: description, realm: realm)
+    }
+
+    /// The keys that would verify the token cannot be had now: `503`, `Retry-After:` the
+    /// given span rounded up to whole seconds (at least 1), no challenge, and a fixed
+    /// description that names no URL, host or port.
+    public static func temporarilyUnavailable(retryAfter: Duration, realm: String) -> BearerError {
+        let (seconds, attoseconds) = retryAfter.components
+        let whole = seconds + (attoseconds > 0 ? 1 : 0)
+        return BearerError(status: .serviceUnavailable, error: "temporarily_unavailable",
+                           errorDescription: "the keys that verify tokens are temporarily unavailable; retry later",
+                           realm: realm, retryAfterSeconds: Int(clamping: max(1, whole)))
     }
 
     /// The token lacks scopes the route needs: `403`, `error="insufficient_scope"`, `scope="…"`.
@@ -84,7 +115,11 @@ public struct BearerError: HTTPResponseError, Sendable {
         return "Bearer " + parts.joined(separator: ", ")
     }
 
-    /// The response: status, `WWW-Authenticate`, `Cache-Control: no-store` and the JSON body.
+    /// Whether the answer carries a `WWW-Authenticate` challenge (every refusal but `503`).
+    public var hasChallenge: Bool { status != .serviceUnavailable }
+
+    /// The response: status, `WWW-Authenticate` (not for `503`), `Retry-After` (only for
+    /// `503`), `Cache-Control: no-store` and the JSON body.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         response(body: JSONValue.object(JSONObject([
             ("error", .string(error)), ("error_description", .string(publicDescription)),
@@ -92,13 +127,15 @@ public struct BearerError: HTTPResponseError, Sendable {
     }
 
     /// The refusal with a body of the caller's own format: ``status``, `WWW-Authenticate:`
-    /// ``challenge``, `Cache-Control: no-store`, `Content-Type: contentType` and `body`.
+    /// ``challenge`` (when ``hasChallenge``), `Retry-After` (when ``retryAfterSeconds`` is
+    /// set), `Cache-Control: no-store`, `Content-Type: contentType` and `body`.
     ///
     /// For services whose published errors are not RFC 6750's JSON; throw ``BearerError``
     /// from the middleware as usual and render it with this in an error middleware.
     public func response(body: String, contentType: String = "application/json") -> Response {
         var headers = HTTPFields()
-        headers[.wwwAuthenticate] = challenge
+        if hasChallenge { headers[.wwwAuthenticate] = challenge }
+        if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         headers[.contentType] = contentType
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))

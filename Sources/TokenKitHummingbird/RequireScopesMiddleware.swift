@@ -9,7 +9,10 @@ import HummingbirdAuth
 ///
 /// No identity: `401` with `WWW-Authenticate: Bearer realm="…"` and error `missing_token`
 /// in the body. Missing scopes or roles: `403` with `error="insufficient_scope"` and
-/// `scope="…"` (the scopes the route needs; for roles, `role:NAME`).
+/// `scope="…"` (the scopes the route needs; for roles, `role:NAME`). Each of the two is
+/// counted in `tokenkit_verifications_total{result}` (`missing_token`,
+/// `insufficient_scope`; a token refused for scope was counted `ok` by the authenticator
+/// when it verified).
 public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == VerifiedToken {
     /// Scopes the token must grant (all of them).
     public let scopes: [String]
@@ -17,18 +20,24 @@ public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddle
     public let roles: [String]
     /// The realm named in challenges.
     public let realm: String
+    let metrics: VerificationMetrics
 
     /// Requires `scopes` (and `roles`) on the routes behind this middleware.
     public init(_ scopes: [String] = [], roles: [String] = [], realm: String, context: Context.Type = Context.self) {
         self.scopes = scopes
         self.roles = roles
         self.realm = realm
+        self.metrics = VerificationMetrics()
     }
 
     /// Passes the request on, or throws ``BearerError``.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let identity = context.identity else { throw BearerError.missingToken(realm: realm) }
+        guard let identity = context.identity else {
+            metrics.count(.missingToken)
+            throw BearerError.missingToken(realm: realm)
+        }
         guard identity.hasScopes(scopes), roles.allSatisfy({ identity.roles.contains($0) }) else {
+            metrics.count(.insufficientScope)
             throw BearerError.insufficientScope(scopes: scopes, roles: roles, realm: realm)
         }
         return try await next(request, context)

@@ -16,10 +16,13 @@ struct ResourceServerExampleTests {
     static let issuer = "https://issuer.test"
     static let audience = "api://resource"
 
-    /// Counts JWKS requests.
+    /// Counts JWKS requests, and says what the JWKS server answers (a key set, or an error
+    /// status while the issuer is "down").
     actor Counter {
         var value = 0
+        var failingStatus: Int?
         func bump() { value += 1 }
+        func fail(with status: Int?) { failingStatus = status }
     }
 
     /// A running `resource-server` child process.
@@ -39,6 +42,18 @@ struct ResourceServerExampleTests {
             return String(text[..<newline])
         }
 
+        /// The arguments of a server for the test issuer and audience, with keys from the
+        /// JWKS server on `jwksPort`, plus `extra`.
+        static func arguments(jwksPort: Int, _ extra: [String] = []) -> [String] {
+            ["--port", "0", "--issuer", issuer, "--audience", audience, "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks"] + extra
+        }
+
+        /// A server started with ``arguments(jwksPort:_:)`` and the port of its listening line.
+        static func serving(jwksPort: Int, _ extra: [String] = []) async throws -> (Child, port: Int) {
+            let child = try Child(arguments: arguments(jwksPort: jwksPort, extra))
+            return (child, ResourceServerExampleTests.port(ofListeningLine: try await child.firstLineOffPool()))
+        }
+
         /// Sends SIGTERM (unless it has exited) and returns the exit status.
         func stop() -> Int32 {
             running.signal(SIGTERM)
@@ -49,16 +64,23 @@ struct ResourceServerExampleTests {
     struct Answer {
         let status: Int
         let challenge: String?
+        let retryAfter: String?
         let body: String
     }
 
     static func get(_ port: Int, _ path: String, token: String? = nil) async throws -> Answer {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 10)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
         return Answer(status: http?.statusCode ?? 0, challenge: http?.value(forHTTPHeaderField: "WWW-Authenticate"),
-                      body: String(decoding: data, as: UTF8.self))
+                      retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The port of a `listening on http://127.0.0.1:PORT` line (0 when it is not one).
+    static func port(ofListeningLine line: String) -> Int {
+        let prefix = "listening on http://127.0.0.1:"
+        return line.hasPrefix(prefix) ? Int(line.dropFirst(prefix.count)) ?? 0 : 0
     }
 
     static func token(_ signer: JWTSigner, aud: String = audience, exp: Int64 = Int64(Date().timeIntervalSince1970) + 600, scope: String? = nil) throws -> String {
@@ -73,6 +95,7 @@ struct ResourceServerExampleTests {
         let router = Router()
         router.get("jwks") { _, _ -> Response in
             await counter.bump()
+            if let failing = await counter.failingStatus { return Response(status: .init(code: failing)) }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: jwks)))
         }
         try await LocalHTTPServer.run(router, label: "jwks-server") { port in try await body(port, counter) }
@@ -118,6 +141,11 @@ struct ResourceServerExampleTests {
             #expect(notAdmin.challenge?.contains(#"error="insufficient_scope""#) == true)
             #expect(notAdmin.challenge?.contains(#"scope="admin""#) == true)
             #expect(notAdmin.body.contains(#""error":"insufficient_scope""#))
+
+            // RFC 6750 §3.1: a token in the header and in the query string is a bad request.
+            let twice = try await Self.get(port, "/me?access_token=x", token: try Self.token(signer))
+            #expect(twice.status == 400)
+            #expect(twice.challenge?.contains(#"error="invalid_request""#) == true)
 
             let admin = try await Self.get(port, "/admin", token: try Self.token(signer, scope: "read admin"))
             #expect(admin.status == 200 && admin.body == #"{"ok":true}"#)
@@ -171,9 +199,20 @@ struct ResourceServerExampleTests {
     @Test("bad arguments exit 64 with one error line")
     func usage() throws {
         let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])
-        let outcome = try child.running.wait()
+        let outcome = try child.running.wait(timeout: .seconds(60))
         #expect(outcome.status == 64)
         let stderr = outcome.stderrText
         #expect(stderr.contains("--jwks-url or --discovery"))
+    }
+
+    @Test("--cooldown below 1 second is a usage error (exit 64): no cooldown would make every unknown kid a fetch")
+    func cooldownFloor() throws {
+        for value in ["0", "0.5", "-1", "nan"] {
+            let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y",
+                                              "--jwks-url", "http://127.0.0.1:9/jwks", "--cooldown=\(value)"])
+            let outcome = try child.running.wait(timeout: .seconds(60))
+            #expect(outcome.status == 64, "--cooldown \(value)")
+            #expect(outcome.stderrText.contains("--cooldown must be at least 1 second"), "\(outcome.stderrText)")
+        }
     }
 }

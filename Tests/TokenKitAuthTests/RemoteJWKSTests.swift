@@ -23,7 +23,7 @@ struct RemoteJWKSTests {
         try await ScriptedHTTPServer.with { server in
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1])))
-            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock))
+            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock), issuer: .anyIssuer, audience: .anyAudience)
             _ = try await verifier.verify(try k1.token())
             #expect(await server.state.count(Self.path) == 1)
 
@@ -44,7 +44,7 @@ struct RemoteJWKSTests {
         try await ScriptedHTTPServer.with { server in
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1])))
-            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: .seconds(30))))
+            let verifier = KeySourceVerifier(source: try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: .seconds(30))), issuer: .anyIssuer, audience: .anyAudience)
             _ = try await verifier.verify(try k1.token())
             for _ in 0..<20 {
                 await #expect(throws: JWTError.self) { _ = try await verifier.verify(try stranger.token()) }
@@ -69,7 +69,7 @@ struct RemoteJWKSTests {
             var slow = ScriptedResponse.json(try TestSigningKey.jwks([k1, k2]))
             slow.delay = 0.3
             await server.state.set(Self.path, slow)
-            let verifier = KeySourceVerifier(source: source)
+            let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
             let token = try k2.token()
             let verified = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<1000 { group.addTask { (try? await verifier.verify(token)) != nil } }
@@ -90,7 +90,7 @@ struct RemoteJWKSTests {
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "public, max-age=120")]))
             let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: .zero, cooldown: .zero))
-            let verifier = KeySourceVerifier(source: source)
+            let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
             _ = try await verifier.verify(try k1.token())
             #expect(source.status.freshUntil == clock.now.addingTimeInterval(120))
             clock.advance(by: .seconds(119))
@@ -126,7 +126,7 @@ struct RemoteJWKSTests {
             #expect(await server.state.count(Self.path) == 2)
             #expect(source.status.keyCount == 1 && source.status.lastError == nil)
             #expect(source.status.lastFetch == clock.now)
-            _ = try await KeySourceVerifier(source: source).verify(try k1.token())
+            _ = try await KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience).verify(try k1.token())
         }
     }
 
@@ -139,7 +139,7 @@ struct RemoteJWKSTests {
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "max-age=60")]))
             let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(minCacheAge: .zero, cooldown: .seconds(10), maxStaleness: .seconds(300)),
                                          logger: logs.logger())
-            let verifier = KeySourceVerifier(source: source)
+            let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
             try await source.prewarm()
             await server.state.set(Self.path, ScriptedResponse(status: 503))
 
@@ -235,7 +235,7 @@ struct RemoteJWKSTests {
             await server.state.set("/.well-known/openid-configuration", .json(#"{"issuer":"\#(issuer)","jwks_uri":"\#(issuer)/keys"}"#))
             await server.state.set("/keys", .json(try TestSigningKey.jwks([k1])))
             let source = try RemoteJWKS(.discovery(issuer: issuer), transport: URLSessionTransport())
-            let verified = try await KeySourceVerifier(source: source, options: ValidationOptions(issuers: [issuer]))
+            let verified = try await KeySourceVerifier(source: source, issuer: .exactly(issuer), audience: .anyAudience)
                 .verify(try k1.token(issuer: issuer))
             #expect(try verified.claims.issuer() == issuer)
 
@@ -246,6 +246,86 @@ struct RemoteJWKSTests {
         }
     }
 
+    @Test("discovery: once the document's max-age has passed, it is read again and a moved jwks_uri is followed")
+    func movedJWKSURI() async throws {
+        let k1 = try TestSigningKey(kid: "k1"), k2 = try TestSigningKey(kid: "k2")
+        try await ScriptedHTTPServer.with { server in
+            let issuer = server.baseURL
+            let clock = ManualClock()
+            let document = "/.well-known/openid-configuration"
+            await server.state.set(document, .json(#"{"issuer":"\#(issuer)","jwks_uri":"\#(issuer)/keys-1"}"#, headers: [("Cache-Control", "max-age=600")]))
+            await server.state.set("/keys-1", .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "max-age=60")]))
+            await server.state.set("/keys-2", .json(try TestSigningKey.jwks([k2])))
+            let source = try RemoteJWKS(.discovery(issuer: issuer), transport: URLSessionTransport(), clock: clock)
+            let verifier = KeySourceVerifier(source: source, issuer: .exactly(issuer), audience: .anyAudience)
+            _ = try await verifier.verify(try k1.token(issuer: issuer))
+
+            // The issuer moves its keys; the document is still fresh: keys-1 is refetched.
+            await server.state.set(document, .json(#"{"issuer":"\#(issuer)","jwks_uri":"\#(issuer)/keys-2"}"#))
+            clock.advance(by: .seconds(61))
+            await #expect(throws: JWTError.self) { _ = try await verifier.verify(try k2.token(issuer: issuer)) }
+            #expect(await server.state.count(document) == 1)
+            #expect(await server.state.count("/keys-1") == 2)
+
+            // Past the document's max-age: read again, keys-2 fetched, the new kid verifies.
+            clock.advance(by: .seconds(600))
+            _ = try await verifier.verify(try k2.token(issuer: issuer))
+            #expect(await server.state.count(document) == 2)
+            #expect(await server.state.count("/keys-2") == 1)
+
+            // A failed re-read keeps the jwks_uri found before.
+            await server.state.set(document, ScriptedResponse(status: 500))
+            clock.advance(by: .seconds(86_400))
+            _ = try await verifier.verify(try k2.token(issuer: issuer))
+            #expect(await server.state.count(document) == 3)
+            #expect(await server.state.count("/keys-2") == 2)
+        }
+    }
+
+    @Test("the cooldown is at least 1 s: a zero or negative one becomes 1 s, and two unknown kids in one second make one fetch")
+    func cooldownFloor() async throws {
+        #expect(RemoteJWKSOptions(cooldown: .zero).cooldown == .seconds(1))
+        #expect(RemoteJWKSOptions(cooldown: .milliseconds(10)).cooldown == .seconds(1))
+        var options = RemoteJWKSOptions()
+        options.cooldown = .milliseconds(999)
+        #expect(options.cooldown == .seconds(1))
+        options.cooldown = .seconds(5)
+        #expect(options.cooldown == .seconds(5))
+        let k1 = try TestSigningKey(kid: "k1"), stranger = try TestSigningKey(kid: "nobody")
+        try await ScriptedHTTPServer.with { server in
+            let clock = ManualClock()
+            await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1])))
+            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: .zero))
+            let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
+            _ = try await verifier.verify(try k1.token())
+            clock.advance(by: .milliseconds(500))
+            await #expect(throws: JWTError.self) { _ = try await verifier.verify(try stranger.token()) }
+            #expect(await server.state.count(Self.path) == 1)
+            clock.advance(by: .milliseconds(500))
+            await #expect(throws: JWTError.self) { _ = try await verifier.verify(try stranger.token()) }
+            #expect(await server.state.count(Self.path) == 2)
+        }
+    }
+
+    @Test("keys unavailable says when the next fetch may run (the rest of the cooldown, at least 1 s)")
+    func unavailableRetryAfter() async throws {
+        let k1 = try TestSigningKey(kid: "k1")
+        try await ScriptedHTTPServer.with { server in
+            let clock = ManualClock()
+            await server.state.set(Self.path, ScriptedResponse(status: 503))
+            let source = try Self.source(server, clock: clock, options: RemoteJWKSOptions(cooldown: .seconds(30)))
+            let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
+            let first = await #expect(throws: JWTError.self) { _ = try await verifier.verify(try k1.token()) }
+            #expect(first?.code == .keysUnavailable)
+            #expect(first?.retryAfter == .seconds(30))
+            clock.advance(by: .seconds(29.5))
+            let later = await #expect(throws: JWTError.self) { _ = try await verifier.verify(try k1.token()) }
+            #expect(later?.retryAfter == .seconds(1))
+            #expect(source.status.lastErrorCode == .invalidResponse)
+            #expect(await server.state.count(Self.path) == 1)
+        }
+    }
+
     @Test("several issuers: each token is checked only with its own issuer's keys")
     func issuerKeySources() async throws {
         let a = try TestSigningKey(kid: "same"), b = try TestSigningKey(kid: "same")
@@ -253,7 +333,7 @@ struct RemoteJWKSTests {
             "https://a.example": JWKSet(keys: [try a.key.publicKey()]),
             "https://b.example": JWKSet(keys: [try b.key.publicKey()]),
         ])
-        let verifier = KeySourceVerifier(source: sources)
+        let verifier = KeySourceVerifier(source: sources, issuer: .anyIssuer, audience: .anyAudience)
         _ = try await verifier.verify(try a.token(issuer: "https://a.example"))
         _ = try await verifier.verify(try b.token(issuer: "https://b.example"))
         let forged = await #expect(throws: JWTError.self) { _ = try await verifier.verify(try a.token(issuer: "https://b.example")) }

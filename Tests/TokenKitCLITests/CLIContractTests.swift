@@ -164,7 +164,8 @@ struct CLIContractTests {
             #expect(result.status == 2, "\(args): \(result.stderr)")
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "), "\(args): \(result.stderr)")
             if args.contains(unreadable) {
-                #expect(result.stderr.contains("not readable"), "\(result.stderr)")
+                // The secret-file gate names the OS's reason.
+                #expect(result.stderr.contains("cannot read the key file") && result.stderr.contains("Permission denied"), "\(result.stderr)")
             }
         }
     }

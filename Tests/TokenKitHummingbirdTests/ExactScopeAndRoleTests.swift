@@ -22,7 +22,7 @@ struct ExactScopeAndRoleTests {
         let router = Router(context: Context.self)
         let realm = JWTAuthenticatorTests.realm
         let protected = router.group().add(middleware: JWTAuthenticator(
-            verifier: KeySourceVerifier(source: JWKSet(keys: [try keys.signing.publicKey()])), realm: realm))
+            verifier: KeySourceVerifier(source: JWKSet(keys: [try keys.signing.publicKey()]), issuer: .anyIssuer, audience: .anyAudience), realm: realm))
         protected.group().add(middleware: RequireScopesMiddleware(["Kread"], realm: realm)).get("scoped") { _, _ in "ok" }
         protected.group().add(middleware: RequireScopesMiddleware(roles: ["Kadmin"], realm: realm)).get("role") { _, _ in "ok" }
         protected.group().add(middleware: AuthorizationPolicyMiddleware(RolePolicy<VerifiedToken>("caf\u{E9}"), context: Context.self))

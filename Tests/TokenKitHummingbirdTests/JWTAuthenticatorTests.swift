@@ -31,11 +31,14 @@ struct JWTAuthenticatorTests {
     }
 
     /// An app whose `/me` needs any token, `/admin` scope `admin`, `/editor` role `editor`.
-    static func app(source: any JWTKeySource, extra: ((Router<Context>) -> Void)? = nil) -> some ApplicationProtocol {
+    static func app(
+        source: any JWTKeySource, issuer: ExpectedIssuer = .anyIssuer, audience: ExpectedAudience = .anyAudience,
+        extra: ((Router<Context>) -> Void)? = nil
+    ) -> some ApplicationProtocol {
         let router = Router(context: Context.self)
         extra?(router)
         let protected = router.group()
-            .add(middleware: JWTAuthenticator(verifier: KeySourceVerifier(source: source), realm: realm))
+            .add(middleware: JWTAuthenticator(verifier: KeySourceVerifier(source: source, issuer: issuer, audience: audience), realm: realm))
         protected.group().add(middleware: RequireScopesMiddleware(realm: realm))
             .get("me") { _, context in try context.requireIdentity().claims.subject() ?? "" }
         protected.group().add(middleware: RequireScopesMiddleware(["admin"], realm: realm))
@@ -97,19 +100,50 @@ struct JWTAuthenticatorTests {
         }
     }
 
-    @Test("two Authorization headers, or a credential that is not a b64token, are refused")
-    func malformedHeaders() async throws {
+    @Test("a credential that is not a b64token is an invalid token (401)")
+    func malformedCredential() async throws {
+        let keys = try Keys()
+        try await Self.app(source: JWKSet(keys: [try keys.signing.publicKey()])).test(.live) { client in
+            for headers in [Self.bearer("abc def"), Self.bearer("a=b")] {
+                try await client.execute(uri: "/me", method: .get, headers: headers) { response in
+                    #expect(response.status == .unauthorized)
+                    #expect(response.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
+                }
+            }
+        }
+    }
+
+    @Test("RFC 6750 §3.1: two Authorization headers, or a token in the header and in the query, are 400 invalid_request")
+    func twoWaysOfSendingAToken() async throws {
         let keys = try Keys()
         let token = try keys.token()
         try await Self.app(source: JWKSet(keys: [try keys.signing.publicKey()])).test(.live) { client in
             var twice = HTTPFields()
             twice.append(HTTPField(name: .authorization, value: "Bearer \(token)"))
             twice.append(HTTPField(name: .authorization, value: "Bearer \(token)"))
-            for headers in [twice, Self.bearer("abc def"), Self.bearer("a=b")] {
-                try await client.execute(uri: "/me", method: .get, headers: headers) { response in
-                    #expect(response.status == .unauthorized)
-                    #expect(response.headers[.wwwAuthenticate]?.contains(#"error="invalid_token""#) == true)
+            let cases: [(String, HTTPFields)] = [
+                ("/me", twice),
+                ("/me?access_token=\(token)", Self.bearer(token)),
+                ("/me?a=1&access%5Ftoken=x", Self.bearer(token)),  // the parameter name percent-encoded
+                ("/me?access_token", Self.bearer(token)),  // present without a value
+            ]
+            for (uri, headers) in cases {
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(response.headers[.wwwAuthenticate]?.hasPrefix(#"Bearer realm="tests", error="invalid_request""#) == true)
+                    let body = String(buffer: response.body)
+                    #expect(body.contains(#""error":"invalid_request""#))
+                    #expect(!body.contains(token) && response.headers[.wwwAuthenticate]?.contains(token) != true)
                 }
+            }
+            // A query token alone is never read (no identity: 401 missing_token), and another
+            // parameter that merely contains the name is no token.
+            try await client.execute(uri: "/me?access_token=\(token)", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains(#""error":"missing_token""#))
+            }
+            try await client.execute(uri: "/me?my_access_token=1&access_tokens=2", method: .get, headers: Self.bearer(token)) { response in
+                #expect(response.status == .ok)
             }
         }
     }

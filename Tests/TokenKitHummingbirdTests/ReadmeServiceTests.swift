@@ -38,7 +38,7 @@ struct ReadmeServiceTests {
 
             // --- README lines: a Hummingbird service protected by a remote JWKS ---
             let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
-            let verifier = KeySourceVerifier(source: keys, options: ValidationOptions(issuers: ["https://id.example.com"], audiences: ["api"]))
+            let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
             let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
             router.get("healthz") { _, _ in "ok" }
             router.group("api")

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TokenKitTestSupport
 import Testing
 import TokenKitPostgres
 import TokenKitStore

@@ -40,8 +40,8 @@ enum RemoteKeysBench {
             let validation = ValidationOptions(algorithms: [algorithm], issuers: [Claims.issuer], audiences: [Claims.audience])
             let staticKeys = try JWKSet(json: document)
             let staticVerifier = JWTVerifier(keys: staticKeys, options: validation)
-            let sourceVerifier = KeySourceVerifier(source: staticKeys, options: validation)
-            let remoteVerifier = KeySourceVerifier(source: remote, options: validation)
+            let sourceVerifier = KeySourceVerifier(source: staticKeys, issuer: .exactly(Claims.issuer), audience: .exactly(Claims.audience), options: validation)
+            let remoteVerifier = KeySourceVerifier(source: remote, issuer: .exactly(Claims.issuer), audience: .exactly(Claims.audience), options: validation)
             let token = try JWTSigner(key: key, algorithm: algorithm).sign(TokenKitLib.claims())
             // Sanity: all three accept the token.
             _ = try staticVerifier.verify(token)

@@ -72,10 +72,23 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The underlying library's own reasons, oldest first (for keys: the entries OpenSSL put
     /// on its error queue, e.g. `"bad e value"`); empty when there are none. Never secret.
     public let underlyingReasons: [String]
+    /// For ``Code/keysUnavailable``: how long until the key source will try to load keys
+    /// again (a remote key set's remaining cooldown), for a service's `Retry-After`; `nil`
+    /// when the source gives no hint, and for every other code.
+    public let retryAfter: Duration?
 
     /// Creates an error; `reason` must not contain secrets.
     public init(code: Code, reason: String) {
         self.init(code: code, reason: reason, underlyingError: nil, underlyingReasons: [])
+    }
+
+    /// Creates an error with a retry hint (for ``Code/keysUnavailable``; see ``retryAfter``).
+    public init(code: Code, reason: String, retryAfter: Duration?) {
+        self.code = code
+        self.reason = reason
+        self.underlyingError = nil
+        self.underlyingReasons = []
+        self.retryAfter = retryAfter
     }
 
     /// Creates an error that keeps the error it was caused by; neither may contain secrets.
@@ -84,6 +97,7 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
         self.underlyingError = underlyingError
         self.underlyingReasons = underlyingReasons
+        self.retryAfter = nil
     }
 
     public var description: String { reason }

@@ -41,15 +41,24 @@ public struct SigningKeySet: Sendable {
     /// Makes `key` the current signing key; the old one is published for
     /// `retiredKeyLifetime` more. Retired keys past their time are dropped.
     /// - Throws: ``JWTError/Code/invalidKey`` for a negative lifetime, an HMAC secret, a
-    ///   public key, or a key with the current key's `kid`.
+    ///   public key, or a key whose `kid` is still published (the current key's, or a
+    ///   retired key's before its `publishedUntil`): two published keys with one `kid` would
+    ///   let a verifier pick the wrong one.
     public mutating func rotate(to key: JWTKey, algorithm: JWTAlgorithm? = nil, retiredKeyLifetime: Duration) throws(JWTError) {
         guard retiredKeyLifetime >= .zero else {
             throw .invalidKey("the retired key lifetime must not be negative")
         }
         let next = try Self.signer(for: key, algorithm: algorithm)
-        guard !Self.sameKeyID(next.key.keyID, signer.key.keyID) else { throw .invalidKey("the new key has the same kid as the current key") }
         let now = clock.now
         retired = retired.filter { $0.publishedUntil > now }
+        if let kid = next.key.keyID {
+            if signer.key.keyID.map({ $0.isByteIdentical(to: kid) }) == true {
+                throw .invalidKey("the new key has the same kid as the current key")
+            }
+            if retired.contains(where: { $0.key.keyID.map { $0.isByteIdentical(to: kid) } == true }) {
+                throw .invalidKey("the new key's kid is still published by a retired key; pick another kid or wait until it is unpublished")
+            }
+        }
         retired.append(RetiredKey(key: try signer.key.publicKey(), publishedUntil: now + retiredKeyLifetime.seconds))
         signer = next
     }
@@ -81,8 +90,6 @@ public struct SigningKeySet: Sendable {
         return [try signer.key.publicKey()] + retired.filter { $0.publishedUntil > now }.map(\.key)
     }
 
-    /// Whether two optional key IDs are both absent or have the same bytes.
-    private static func sameKeyID(_ a: String?, _ b: String?) -> Bool { a.map { ExactKey($0) } == b.map { ExactKey($0) } }
 
     private static func signer(for key: JWTKey, algorithm: JWTAlgorithm?) throws(JWTError) -> JWTSigner {
         guard key.keyType != "oct" else { throw .invalidKey("an HMAC secret cannot be published; use an asymmetric key") }

@@ -19,6 +19,9 @@ import Logging
 ///   once. The retry's response is returned as it is, even if it is another `401`: it never
 ///   loops.
 /// - Errors from the provider (``AuthError``) and from the wrapped transport pass through.
+/// - Tracing: the caller's trace context is injected into each request's headers through
+///   the bootstrapped instrument (nothing with the default no-op one), and a refresh this
+///   transport causes runs in a `tokenkit.refresh` span inside the caller's span.
 ///
 /// It does not retry on other statuses or on transport errors, and does not check which
 /// host a request goes to: only wrap transports used for the API the token is meant for.
@@ -63,6 +66,7 @@ public struct AuthorizingHTTPTransport: HTTPTransport {
     /// Sends `request` with `token` (and a fresh proof for DPoP), remembering any nonce.
     private func sendAuthorized(_ request: HTTPTransportRequest, with token: AccessToken) async throws -> HTTPTransportResponse {
         var copy = request
+        copy.headers = TraceContextHeaders.injecting(into: copy.headers)
         if token.isDPoP, let json = token.dpopKeyJWK {
             let proof = try dpopKey(json).proof(
                 method: request.method, url: request.url, accessToken: token.value,

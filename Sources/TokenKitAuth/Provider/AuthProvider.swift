@@ -25,6 +25,13 @@ import TokenKitStore
 ///   acquirer does not accept (cached for another configuration) is never handed out.
 /// - Tokens never appear in errors, events or log messages, and an access token is handed
 ///   out only if it is an RFC 6750 Bearer token (``TokenCharacterSet``), stored or refreshed.
+/// - Each call to the token endpoint (refresh or client credentials acquisition) runs in a
+///   `tokenkit.refresh` span, a child of the span of the caller that started it (so a
+///   refresh triggered by a request shows inside that request's trace), and is counted in
+///   `tokenkit_refreshes_total{outcome}`, timed in `tokenkit_refresh_duration_seconds`, and
+///   its number of waiting callers recorded in `tokenkit_refresh_waiters` (see
+///   ``RefreshMetrics``; the metrics backend is the one bootstrapped when the provider was
+///   created).
 ///
 /// It does not guarantee that a returned token is accepted by the server (it may have been
 /// revoked); use ``refreshAfterRejection(of:)`` (or ``AuthorizingHTTPTransport``) on a 401.
@@ -43,6 +50,7 @@ public actor AuthProvider {
     private let lock: (any RefreshLock)?
     private let backoff: RefreshBackoff
     private let logger: Logger?
+    private let metrics = RefreshMetrics()
 
     /// The last credential read from or written to the store.
     private var current: CurrentCredential?
@@ -53,6 +61,8 @@ public actor AuthProvider {
     private var lastFailure: AuthError?
     private var retryNotBefore: Date?
     private var subscribers: [UInt64: AsyncStream<AuthEvent>.Continuation] = [:]
+    /// Whether the operation in flight called the token endpoint (for the waiters metric).
+    private var operationCalledEndpoint = false
 
     /// Creates a provider for the credential stored under `key` in `store`.
     ///
@@ -223,6 +233,10 @@ public actor AuthProvider {
         }
         let waiting = waiters ?? [:]
         waiters = nil
+        if operationCalledEndpoint {
+            operationCalledEndpoint = false
+            metrics.recordWaiters(waiting.count)
+        }
         for continuation in waiting.values { continuation.resume(returning: result) }
     }
 
@@ -275,7 +289,9 @@ public actor AuthProvider {
         logger?.info("refreshing access token", metadata: ["credential": "\(key)"])
         let fresh: TokenSet
         do throws(AuthError) {
-            fresh = try await refresher.refresh(stored.tokenSet)
+            fresh = try await tracedEndpointCall(grant: "refresh_token") { () async throws(AuthError) in
+                try await refresher.refresh(stored.tokenSet)
+            }
         } catch where error.code == .signInRequired {
             logger?.notice("refresh token rejected; clearing the stored credential", metadata: ["credential": "\(key)"])
             do throws(TokenStoreError) {
@@ -293,8 +309,28 @@ public actor AuthProvider {
         with acquirer: any TokenAcquirer, replacing stored: CurrentCredential?, rejected: String?
     ) async throws(AuthError) -> CurrentCredential {
         logger?.info("acquiring an access token", metadata: ["credential": "\(key)"])
-        let fresh = try await acquirer.acquire(replacing: stored?.tokenSet)
+        let fresh = try await tracedEndpointCall(grant: "client_credentials") { () async throws(AuthError) in
+            try await acquirer.acquire(replacing: stored?.tokenSet)
+        }
         return try await save(fresh, replacing: stored, rejected: rejected)
+    }
+
+    /// Runs one token endpoint call in a `tokenkit.refresh` span, counting and timing it.
+    private func tracedEndpointCall(
+        grant: String, _ call: () async throws(AuthError) -> TokenSet
+    ) async throws(AuthError) -> TokenSet {
+        operationCalledEndpoint = true
+        let started = ContinuousClock.now
+        do throws(AuthError) {
+            let fresh = try await AuthSpan.run(
+                "tokenkit.refresh", attributes: [("tokenkit.grant", grant)],
+                failureOutcome: { RefreshMetrics.Outcome($0).label }, call)
+            metrics.record(.ok, elapsed: ContinuousClock.now - started)
+            return fresh
+        } catch {
+            metrics.record(RefreshMetrics.Outcome(error), elapsed: ContinuousClock.now - started)
+            throw error
+        }
     }
 
     /// Saves `fresh` with compare-and-swap against `stored` (`nil`: nothing was stored).

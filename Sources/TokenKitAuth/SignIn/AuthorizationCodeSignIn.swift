@@ -73,8 +73,15 @@ public struct AuthorizationCodeSignIn: Sendable {
         let pkce: PKCE
     }
 
-    /// Runs the whole flow (see the type's documentation).
+    /// Runs the whole flow (see the type's documentation), in a `tokenkit.signin` span
+    /// (`tokenkit.flow` `authorization_code`, `tokenkit.outcome`).
     public func signIn() async throws(AuthError) -> TokenSet {
+        try await AuthSpan.run("tokenkit.signin", attributes: [("tokenkit.flow", "authorization_code")]) { () async throws(AuthError) in
+            try await runFlow()
+        }
+    }
+
+    private func runFlow() async throws(AuthError) -> TokenSet {
         let pending = try prepare()
         defer { pending.listener.closeSocket() }
         // Listen before and while the opener runs: an opener may wait for the browser, which

@@ -103,8 +103,15 @@ public struct DeviceCodeSignIn: Sendable {
             deviceCode: deviceCode)
     }
 
-    /// Polls until the user approves (returns the validated token set) or the grant ends.
+    /// Polls until the user approves (returns the validated token set) or the grant ends,
+    /// in a `tokenkit.signin` span (`tokenkit.flow` `device_code`, `tokenkit.outcome`).
     public func waitForApproval(_ authorization: DeviceAuthorization) async throws(AuthError) -> TokenSet {
+        try await AuthSpan.run("tokenkit.signin", attributes: [("tokenkit.flow", "device_code")]) { () async throws(AuthError) in
+            try await poll(authorization)
+        }
+    }
+
+    private func poll(_ authorization: DeviceAuthorization) async throws(AuthError) -> TokenSet {
         var interval = authorization.interval
         let client = try TokenEndpointClient(
             tokenEndpoint: configuration.tokenEndpoint, clientID: configuration.clientID, clientAuthentication: clientAuthentication,

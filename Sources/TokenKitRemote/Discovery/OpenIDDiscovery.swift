@@ -9,8 +9,8 @@ import TokenKit
 /// redirects only; a body cap; a timeout), only a `200` answer is accepted, and the
 /// returned ``OpenIDProviderMetadata/issuer`` equals the configured issuer exactly.
 ///
-/// It does not cache: keep the metadata you fetched (``RemoteJWKS`` fetches it once, at its
-/// first load). Errors are ``AuthError``s: ``AuthError/Code/invalidConfiguration`` for an
+/// It does not cache: keep the metadata you fetched (``RemoteJWKS`` reads it at its first
+/// load and again once the document's own `Cache-Control: max-age` has passed). Errors are ``AuthError``s: ``AuthError/Code/invalidConfiguration`` for an
 /// unusable issuer URL, ``AuthError/Code/network`` for transport failures, timeouts,
 /// oversized bodies and refused redirects, ``AuthError/Code/invalidResponse`` for a bad
 /// status or document, ``AuthError/Code/responseMismatch`` for a document of another issuer.
@@ -46,12 +46,19 @@ public struct OpenIDDiscovery: Sendable {
 
     /// Fetches and checks the discovery document.
     public func fetch() async throws(AuthError) -> OpenIDProviderMetadata {
+        try await fetchDocument().metadata
+    }
+
+    /// Fetches and checks the discovery document, with the answer's `Cache-Control` (for
+    /// deciding when to read it again).
+    func fetchDocument() async throws(AuthError) -> (metadata: OpenIDProviderMetadata, cacheControl: String?) {
         let fetched = try await GuardedFetch.get(
             configurationURL, headers: [HTTPHeader(name: "Accept", value: "application/json")],
             transport: transport, options: options, what: "discovery document")
         guard fetched.response.status == 200 else {
             throw OpenIDProviderMetadata.invalid("\(fetched.url.originForMessages) answered HTTP \(fetched.response.status)")
         }
-        return try OpenIDProviderMetadata(json: fetched.response.body, expectedIssuer: issuer)
+        let metadata = try OpenIDProviderMetadata(json: fetched.response.body, expectedIssuer: issuer)
+        return (metadata, fetched.response.headers.first(named: "Cache-Control"))
     }
 }

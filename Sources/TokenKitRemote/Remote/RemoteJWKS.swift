@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TokenKit
+import Tracing
 
 /// A JSON Web Key Set fetched from an issuer, cached, and refetched as keys rotate: a
 /// ``TokenKit/JWTKeySource`` for ``TokenKit/KeySourceVerifier``.
@@ -17,7 +18,17 @@ import TokenKit
 ///   so 1,000 concurrent tokens with a new `kid` cause one request;
 /// - a failed fetch keeps the last good keys in use for up to
 ///   ``RemoteJWKSOptions/maxStaleness`` past their freshness; each failure is shown in
-///   ``status`` and logged at `warning` to the logger you give;
+///   ``status`` and logged at `warning` to the logger you give; when no usable keys are
+///   left, ``TokenKit/JWTError/Code/keysUnavailable`` carries a
+///   ``TokenKit/JWTError/retryAfter`` (the rest of the cooldown, at least 1 s);
+/// - from discovery, the document is read again at the first fetch after its own freshness
+///   (its `Cache-Control: max-age`, within the same bounds) has passed, so a moved
+///   `jwks_uri` is followed; if that read fails, the `jwks_uri` found before is kept;
+/// - each fetch runs in a `tokenkit.jwks.fetch` span (swift-distributed-tracing; a child of
+///   the span that triggered it) and is counted in `tokenkit_jwks_fetches_total{outcome}`;
+///   `tokenkit_jwks_keys` and `tokenkit_jwks_age_seconds` follow the held keys (updated at
+///   each fetch, at each read of ``status``, and at most once a second while tokens are
+///   verified). Metrics go to the backend bootstrapped when this source was created.
 /// - symmetric (`oct`) keys are never taken from a remote set (anyone can read a JWKS),
 ///   and each key verifies only the algorithms its JWK allows (never `none`);
 /// - every key passes key admission (``TokenKit/JWKSet/init(json:)``): a refused entry (an
@@ -48,9 +59,14 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
         var keys: JWKSet?
         var etag: String?
         var jwksURL: URL?
+        /// Until when the discovery document that gave `jwksURL` is fresh.
+        var discoveredUntil: Date?
         var lastFetch: Date?
         var lastAttempt: Date?
         var lastError: String?
+        var lastErrorCode: AuthError.Code?
+        /// When the key gauges are next refreshed from ``currentKeys(for:)``.
+        var gaugesDueAt: Date?
         var freshUntil: Date?
         var inFlight: Task<Void, Never>?
         var fetchCount = 0
@@ -64,6 +80,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     private let discovery: OpenIDDiscovery?
     private let logger: Logger?
     private let clock: any TokenClock
+    private let metrics = JWKSMetrics()
     private let lock = NSLock()
     private var state = State()
 
@@ -101,17 +118,20 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
         guard usableKeys(at: clock.now) != nil else { throw unavailable() }
     }
 
-    /// A snapshot of the cache and of the last fetch.
+    /// A snapshot of the cache and of the last fetch (reading it also brings the
+    /// `tokenkit_jwks_keys` and `tokenkit_jwks_age_seconds` gauges up to date).
     public var status: RemoteJWKSStatus {
         let now = clock.now
-        return withState { state in
+        let status = withState { state in
             let usable = state.freshUntil.map { $0 + options.maxStaleness }
             let keys = usable.map { now < $0 } == true ? state.keys : nil
             return RemoteJWKSStatus(
                 keyCount: keys?.keys.count ?? 0, lastFetch: state.lastFetch, lastAttempt: state.lastAttempt,
-                lastError: state.lastError, freshUntil: state.freshUntil, usableUntil: usable,
+                lastError: state.lastError, lastErrorCode: state.lastErrorCode, freshUntil: state.freshUntil, usableUntil: usable,
                 isStale: state.freshUntil.map { now >= $0 } ?? true, droppedKeys: keys?.droppedKeys ?? [])
         }
+        metrics.observe(usableKeys: status.keyCount, lastFetch: status.lastFetch, now: now)
+        return status
     }
 
     /// The usable key set, fetched first when none is held (under the cooldown, like
@@ -133,6 +153,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
     public func currentKeys(for request: JWTKeyRequest) -> JWKSet? {
         let now = clock.now
         return withState { state in
+            if state.gaugesDueAt.map({ now >= $0 }) != false { observeGauges(&state, at: now) }
             guard let keys = state.keys, let freshUntil = state.freshUntil else { return nil }
             guard now >= freshUntil else { return keys }
             if state.inFlight == nil, Self.cooledDown(state, at: now, cooldown: options.cooldown) {
@@ -172,9 +193,26 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
         }
     }
 
+    /// The error for "no usable keys", with the time left until a token may trigger the
+    /// next fetch (at least 1 s). Its reason keeps the last failure for operators; a
+    /// service answering clients must not show it (it can name the JWKS host).
     private func unavailable() -> JWTError {
-        let why = withState { $0.lastError } ?? "no key set could be fetched"
-        return JWTError(code: .keysUnavailable, reason: "no usable keys from the remote JWKS: \(why)")
+        let now = clock.now
+        let (why, retryAfter): (String?, Duration) = withState { state in
+            let next = state.lastAttempt.map { $0 + options.cooldown } ?? now
+            let wait = Duration.seconds(clamping: next.timeIntervalSince(now))
+            return (state.lastError, max(wait, RemoteJWKSOptions.minimumCooldown))
+        }
+        return JWTError(code: .keysUnavailable, reason: "no usable keys from the remote JWKS: \(why ?? "no key set could be fetched")",
+                        retryAfter: retryAfter)
+    }
+
+    /// Sets the key gauges from `state` (under the lock) and schedules the next update
+    /// from ``currentKeys(for:)`` one second later.
+    private func observeGauges(_ state: inout State, at now: Date) {
+        state.gaugesDueAt = now + .seconds(1)
+        let usable = state.freshUntil.map { now < $0 + options.maxStaleness } == true ? state.keys?.keys.count ?? 0 : 0
+        metrics.observe(usableKeys: usable, lastFetch: state.lastFetch, now: now)
     }
 
     /// Joins the fetch in flight, or starts one when allowed (`force` ignores the cooldown).
@@ -197,8 +235,22 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
         return task
     }
 
-    /// One fetch (discovery first when needed); records the outcome. Never throws.
+    /// One fetch (discovery first when needed) in a `tokenkit.jwks.fetch` span; records
+    /// and counts the outcome. Never throws.
     private func fetchOnce() async {
+        await withSpan("tokenkit.jwks.fetch", ofKind: .client) { span in
+            let (outcome, httpStatus) = await fetchAndRecord()
+            metrics.countFetch(outcome)
+            span.attributes["tokenkit.outcome"] = outcome.label
+            if let httpStatus { span.attributes["http.response.status_code"] = httpStatus }
+            if outcome == .error { span.setStatus(SpanStatus(code: .error)) }
+        }
+    }
+
+    /// The fetch itself: stores the keys (or the failure) and returns the outcome and the
+    /// HTTP status answered, if any.
+    private func fetchAndRecord() async -> (JWKSMetrics.Outcome, Int?) {
+        var httpStatus: Int?
         do throws(AuthError) {
             let url = try await resolveJWKSURL()
             let etag: String? = withState { $0.keys == nil ? nil : $0.etag }
@@ -206,6 +258,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             if let etag { headers.append(HTTPHeader(name: "If-None-Match", value: etag)) }
             let fetched = try await GuardedFetch.get(url, headers: headers, transport: transport, options: options.fetch, what: "JWKS")
             let response = fetched.response
+            httpStatus = response.status
             let now = clock.now
             let freshUntil = now + options.freshness(cacheControl: response.headers.first(named: "Cache-Control"))
             if response.status == 304, etag != nil {
@@ -213,10 +266,12 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                     state.lastFetch = now
                     state.freshUntil = freshUntil
                     state.lastError = nil
+                    state.lastErrorCode = nil
                     state.inFlight = nil
+                    observeGauges(&state, at: now)
                 }
                 logger?.debug("JWKS not modified", metadata: ["jwks": "\(url.originForMessages)"])
-                return
+                return (.notModified, httpStatus)
             }
             guard response.status == 200 else {
                 throw AuthError(code: .invalidResponse, message: "JWKS request to \(fetched.url.originForMessages) answered HTTP \(response.status)")
@@ -229,7 +284,9 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                 state.lastFetch = now
                 state.freshUntil = freshUntil
                 state.lastError = nil
+                state.lastErrorCode = nil
                 state.inFlight = nil
+                observeGauges(&state, at: now)
             }
             logger?.debug("JWKS fetched", metadata: ["jwks": "\(url.originForMessages)", "keys": "\(keys.keys.count)"])
             for dropped in keys.droppedKeys {
@@ -239,30 +296,57 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
                     "reason": "\(UntrustedText.sanitized(dropped.reason, maxCharacters: 200))",
                 ])
             }
+            return (.ok, httpStatus)
         } catch {
             let message = error.message
+            let now = clock.now
             let (held, usableUntil): (Int, Date?) = withState { state in
                 state.lastError = message
+                state.lastErrorCode = error.code
                 state.inFlight = nil
+                observeGauges(&state, at: now)
                 return (state.keys?.keys.count ?? 0, state.freshUntil.map { $0 + options.maxStaleness })
             }
             logger?.warning("JWKS fetch failed; serving the last good keys while they are within max staleness", metadata: [
                 "error": "\(message)", "held_keys": "\(held)",
                 "usable_until": "\(usableUntil.map { "\(Int($0.timeIntervalSince1970))" } ?? "none")",
             ])
+            return (.error, httpStatus)
         }
     }
 
+    /// The JWKS URL: the configured one, or the discovery document's `jwks_uri`, read again
+    /// once the document is past its freshness. A failed re-read keeps the URL found
+    /// before (logged); the first read must succeed.
     private func resolveJWKSURL() async throws(AuthError) -> URL {
-        if let url = withState({ $0.jwksURL }) { return url }
-        guard let discovery else { throw .invalidConfiguration("no JWKS URL") }
-        let metadata = try await discovery.fetch()
-        guard let url = metadata.jwksURI else {
-            throw OpenIDProviderMetadata.invalid("it has no \"jwks_uri\"")
+        let now = clock.now
+        let (known, discoveredUntil) = withState { ($0.jwksURL, $0.discoveredUntil) }
+        guard let discovery else {
+            guard let known else { throw .invalidConfiguration("no JWKS URL") }
+            return known
         }
-        try GuardedFetch.validate(url, options: options.fetch, what: "JWKS")
-        withState { $0.jwksURL = url }
-        return url
+        if let known, let discoveredUntil, now < discoveredUntil { return known }
+        do throws(AuthError) {
+            let (metadata, cacheControl) = try await discovery.fetchDocument()
+            guard let url = metadata.jwksURI else {
+                throw OpenIDProviderMetadata.invalid("it has no \"jwks_uri\"")
+            }
+            try GuardedFetch.validate(url, options: options.fetch, what: "JWKS")
+            let freshUntil = clock.now + options.freshness(cacheControl: cacheControl)
+            withState { state in
+                if let previous = state.jwksURL, !previous.absoluteString.utf8.elementsEqual(url.absoluteString.utf8) {
+                    state.etag = nil  // another resource: its ETag says nothing about this one
+                }
+                state.jwksURL = url
+                state.discoveredUntil = freshUntil
+            }
+            return url
+        } catch {
+            guard let known else { throw error }
+            logger?.warning("re-reading the discovery document failed; keeping the jwks_uri found before",
+                            metadata: ["error": "\(error.message)"])
+            return known
+        }
     }
 
     /// A remote key set: a valid JWKS with at least one usable asymmetric key.

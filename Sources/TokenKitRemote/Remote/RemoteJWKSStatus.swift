@@ -10,8 +10,12 @@ public struct RemoteJWKSStatus: Sendable {
     public let lastFetch: Date?
     /// When the last fetch was attempted, successful or not.
     public let lastAttempt: Date?
-    /// Why the last fetch failed (one line, no secrets); `nil` when it succeeded.
+    /// Why the last fetch failed (one line, no secrets); `nil` when it succeeded. For
+    /// operators: it may name the JWKS host, so do not show it to clients.
     public let lastError: String?
+    /// The kind of the last failure (``AuthError/Code``), `nil` when it succeeded: safe to
+    /// show on a public health endpoint (it names no URL, host or port).
+    public let lastErrorCode: AuthError.Code?
     /// Until when the held keys are fresh (no refetch needed).
     public let freshUntil: Date?
     /// Until when the held keys are served if fetches keep failing.

@@ -8,8 +8,8 @@ import TokenKitPostgres
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_47() async throws {
-    // README.md:47
+@Sendable func README_51() async throws {
+    // README.md:51
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -25,8 +25,8 @@ import TokenKitURLSession
     let claims = try verifier.verify(token, as: Claims.self)   // throws JWTError naming the reason
 }
 
-@Sendable func README_66() async throws {
-    // README.md:66
+@Sendable func README_70() async throws {
+    // README.md:70
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem"))       // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -34,10 +34,12 @@ import TokenKitURLSession
     let file = try KeyFile(contents: fileBytes, for: .verification)        // PEM, JWK or JWKS, as tokenkit reads --key
 }
 
-@Sendable func README_103() async throws {
-    // README.md:103
-    let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport(client: .shared))
+@Sendable func README_112() async throws {
+    // README.md:112
+    let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, options: ValidationOptions(issuers: ["https://id.example.com"], audiences: ["api"]))
+    let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
+    let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
     router.get("healthz") { _, _ in "ok" }
     router.group("api")
@@ -47,8 +49,8 @@ import TokenKitURLSession
     try await Application(router: router).runService()
 }
 
-@Sendable func README_119() async throws {
-    // README.md:119
+@Sendable func README_142() async throws {
+    // README.md:142
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -62,13 +64,13 @@ import TokenKitURLSession
     }
 }
 
-@Sendable func README_147() async throws {
-    // README.md:147
+@Sendable func README_206() async throws {
+    // README.md:206
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
                                    key: try FileStoreKey.passphrase(passphrase))
-    let http = URLSessionTransport()                       // or AsyncHTTPClientTransport(client: httpClient)
+    let http = URLSessionTransport()                       // or AsyncHTTPClientTransport(configuration: ...)
     let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: URL(string: "https://id.example.com/oauth/token")!,
                                             clientID: "mail-desktop", transport: http)
     let auth = AuthProvider(store: store, key: try CredentialKey(service: "com.example.mail", account: "alice"),
@@ -77,8 +79,8 @@ import TokenKitURLSession
     let inbox = try await api.send(HTTPTransportRequest(url: URL(string: "https://api.example.com/v1/inbox")!))
 }
 
-@Sendable func README_205() async throws {
-    // README.md:205
+@Sendable func README_290() async throws {
+    // README.md:290
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -95,8 +97,8 @@ import TokenKitURLSession
     let invoices = try await api.send(HTTPTransportRequest(url: URL(string: "https://api.example.com/v1/invoices")!))
 }
 
-@Sendable func README_251() async throws {
-    // README.md:251
+@Sendable func README_345() async throws {
+    // README.md:345
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -109,8 +111,8 @@ import TokenKitURLSession
     let api = AuthorizingHTTPTransport(wrapping: http, provider: auth)
 }
 
-@Sendable func README_308() async throws {
-    // README.md:308
+@Sendable func README_407() async throws {
+    // README.md:407
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -125,14 +127,14 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 47, runnable: false, body: README_47),
-        .init(document: "README.md", line: 66, runnable: false, body: README_66),
-        .init(document: "README.md", line: 103, runnable: false, body: README_103),
-        .init(document: "README.md", line: 119, runnable: false, body: README_119),
-        .init(document: "README.md", line: 147, runnable: false, body: README_147),
-        .init(document: "README.md", line: 205, runnable: false, body: README_205),
-        .init(document: "README.md", line: 251, runnable: false, body: README_251),
-        .init(document: "README.md", line: 308, runnable: false, body: README_308),
+        .init(document: "README.md", line: 51, runnable: false, body: README_51),
+        .init(document: "README.md", line: 70, runnable: false, body: README_70),
+        .init(document: "README.md", line: 112, runnable: false, body: README_112),
+        .init(document: "README.md", line: 142, runnable: false, body: README_142),
+        .init(document: "README.md", line: 206, runnable: false, body: README_206),
+        .init(document: "README.md", line: 290, runnable: false, body: README_290),
+        .init(document: "README.md", line: 345, runnable: false, body: README_345),
+        .init(document: "README.md", line: 407, runnable: false, body: README_407),
     ]
 }
 #endif

@@ -38,7 +38,7 @@ struct KeySourceVerifierTests {
     func loadsOnlyForUnknownKid() async throws {
         let a = try JWTKey.generate(for: .es256, keyID: "a"), b = try JWTKey.generate(for: .es256, keyID: "b")
         let source = SwappableKeys(JWKSet(keys: [try a.publicKey()]))
-        let verifier = KeySourceVerifier(source: source)
+        let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
         _ = try await verifier.verify(try Self.token(a))
         #expect(source.loads == 0)
         source.prepare(next: JWKSet(keys: [try a.publicKey(), try b.publicKey()]))
@@ -54,7 +54,7 @@ struct KeySourceVerifierTests {
         let keys = JWKSet(keys: [try key.publicKey()])
         let options = ValidationOptions(issuers: ["https://a"])
         let sync = JWTVerifier(keys: keys, options: options)
-        let async = KeySourceVerifier(source: keys, options: options)
+        let async = KeySourceVerifier(source: keys, issuer: .exactly("https://a"), audience: .anyAudience, options: options)
         let tokens = [try Self.token(key, iss: "https://a"), try Self.token(key, iss: "https://b"), "a.b", "e30.e30.", try Self.token(try JWTKey.generate(for: .es256, keyID: "k"))]
         for token in tokens {
             let expected: JWTError.Code?
@@ -68,7 +68,7 @@ struct KeySourceVerifierTests {
     @Test("a source with no keys reports keys-unavailable")
     func unavailable() async throws {
         let key = try JWTKey.generate(for: .es256, keyID: "k")
-        let error = await #expect(throws: JWTError.self) { _ = try await KeySourceVerifier(source: SwappableKeys(nil)).verify(try Self.token(key)) }
+        let error = await #expect(throws: JWTError.self) { _ = try await KeySourceVerifier(source: SwappableKeys(nil), issuer: .anyIssuer, audience: .anyAudience).verify(try Self.token(key)) }
         #expect(error?.code == .keysUnavailable)
     }
 
@@ -82,7 +82,7 @@ struct KeySourceVerifierTests {
             custom: JSONObject([("jku", .string("http://127.0.0.1:1/jwks")), ("x5u", .string("http://127.0.0.1:1/cert"))]))
         let claims = JWTClaims(JSONObject([("exp", .number(JSONNumber(Int64(Date().timeIntervalSince1970) + 60)))]))
         let token = try JWTSigner(key: attacker).sign(claims, header: header)
-        let error = await #expect(throws: JWTError.self) { _ = try await KeySourceVerifier(source: source).verify(token) }
+        let error = await #expect(throws: JWTError.self) { _ = try await KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience).verify(token) }
         #expect(error?.code == .badSignature)
         #expect(source.loads == 0)
     }

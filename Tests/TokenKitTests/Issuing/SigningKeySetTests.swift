@@ -32,6 +32,24 @@ struct SigningKeySetTests {
         #expect(throws: JWTError.self) { _ = try JWTVerifier(keys: later, options: options).verify(old) }
     }
 
+    @Test("rotate refuses a kid that is still published (current or retired), and takes it once it is unpublished")
+    func rotateRefusesPublishedKid() throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        var set = try SigningKeySet(current: try JWTKey.generate(for: .es256, keyID: "K"), clock: clock)
+        try set.rotate(to: try JWTKey.generate(for: .es256, keyID: "b"), retiredKeyLifetime: .seconds(600))
+        let reused = try JWTKey.generate(for: .es256, keyID: "K")
+        let error = #expect(throws: JWTError.self) { try set.rotate(to: reused, retiredKeyLifetime: .seconds(600)) }
+        #expect(error?.code == .invalidKey)
+        #expect(error?.reason.contains("still published") == true, "\(error?.reason ?? "")")
+        #expect(set.signer.key.keyID == "b", "a refused rotation changes nothing")
+        // The KELVIN SIGN kid is another identifier (different bytes): not refused.
+        var kelvin = set
+        try kelvin.rotate(to: try JWTKey.generate(for: .es256, keyID: "\u{212A}"), retiredKeyLifetime: .seconds(600))
+        clock.advance(by: .seconds(601))
+        try set.rotate(to: reused, retiredKeyLifetime: .seconds(600))
+        #expect(set.signer.key.keyID == "K")
+    }
+
     @Test("the published document holds public parameters only")
     func publicOnly() throws {
         let rsa = try JWTKey.generate(for: .rs256, keyID: "r")

@@ -97,7 +97,7 @@ struct IdentifierSiteTests {
             "https://\(Self.kelvin).example": JWKSet(keys: [other]),
         ])
         #expect(sources.issuers.count == 2)
-        let verifier = KeySourceVerifier(source: sources, options: Self.options { _ in })
+        let verifier = KeySourceVerifier(source: sources, issuer: .anyIssuer, audience: .anyAudience, options: Self.options { _ in })
         let kToken = TokenForge.token(header: #"{"alg":"HS256","kid":"k"}"#, payload: #"{"iss":"https://K.example"}"#)
         _ = try await verifier.verify(kToken)
         // The same token claiming the KELVIN issuer gets that issuer's (other) key: refused.
@@ -127,7 +127,7 @@ struct IdentifierSiteTests {
     @Test("a kid spelled with KELVIN SIGN is not among keys whose kid is \"K1\": the source is asked to load")
     func currentKeysByExactKeyID() async throws {
         let source = CountingSource(JWKSet(keys: [try TokenForge.key().withKeyID("K1"), try TokenForge.key().withKeyID("x")]))
-        let verifier = KeySourceVerifier(source: source, options: Self.options { _ in })
+        let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience, options: Self.options { _ in })
         _ = try await verifier.verify(TokenForge.token(header: #"{"alg":"HS256","kid":"K1"}"#))
         #expect(source.loads == 0)
         await #expect(throws: JWTError.self) { _ = try await verifier.verify(TokenForge.token(header: #"{"alg":"HS256","kid":"\#(Self.kelvin)1"}"#)) }

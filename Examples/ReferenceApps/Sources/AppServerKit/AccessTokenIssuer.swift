@@ -50,8 +50,8 @@ public struct AccessTokenIssuer: Sendable {
         self.keys = keys
         self.jwksJSON = try keys.publicDocument()
         self.verifier = KeySourceVerifier(
-            source: try keys.verificationKeys(),
-            options: ValidationOptions(leeway: .zero, issuers: [issuer], audiences: [audience]))
+            source: try keys.verificationKeys(), issuer: .exactly(issuer), audience: .exactly(audience),
+            options: ValidationOptions(leeway: .zero))
     }
 
     /// A signed access token for `subject` with `role`, valid from now for ``lifetime`` seconds.

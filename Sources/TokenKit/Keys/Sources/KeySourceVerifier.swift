@@ -9,16 +9,32 @@
 ///
 /// Never follows a token's `jku`, `x5u` or `jwk` header. Immutable and `Sendable`: build
 /// one per configuration and share it.
+///
+/// There is no default issuer or audience: a service names the ones it accepts, or opts out
+/// in words (``ExpectedIssuer/anyIssuer``, ``ExpectedAudience/anyAudience``), so a verifier
+/// that checks neither is visible in the code that builds it.
 public struct KeySourceVerifier: Sendable {
     /// Where keys come from.
     public let source: any JWTKeySource
-    /// The checks applied after the signature.
+    /// The checks applied after the signature (its ``ValidationOptions/issuers`` and
+    /// ``ValidationOptions/audiences`` are the ones given to the initializer).
     public let options: ValidationOptions
     let headerCache = HeaderCache()
     let optionsReplicas = OptionsReplicas()
 
-    /// A verifier taking keys from `source`.
-    public init(source: any JWTKeySource, options: ValidationOptions = ValidationOptions()) {
+    /// A verifier taking keys from `source`, accepting tokens of `issuer` for `audience`.
+    ///
+    /// - Parameters:
+    ///   - issuer: the accepted `iss` values, or ``ExpectedIssuer/anyIssuer``; it replaces
+    ///     `options.issuers`.
+    ///   - audience: the accepted `aud` values, or ``ExpectedAudience/anyAudience``; it
+    ///     replaces `options.audiences`.
+    ///   - options: every other check (required claims, leeway, algorithms, clock, …).
+    public init(source: any JWTKeySource, issuer: ExpectedIssuer, audience: ExpectedAudience,
+                options: ValidationOptions = ValidationOptions()) {
+        var options = options
+        options.issuers = issuer.accepted.map { IdentifierSet($0) }
+        options.audiences = audience.accepted.map { IdentifierSet($0) }
         self.source = source
         self.options = options
     }

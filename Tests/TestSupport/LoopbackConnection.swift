@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP connection to a loopback server, for tests that send what an HTTP client would
+/// not (half a request head) and watch how the server ends the connection.
+public final class LoopbackConnection: @unchecked Sendable {
+    // @unchecked: `descriptor` is written once in init; the socket is used by one caller at a time.
+    private let descriptor: Int32
+
+    /// Why a connection could not be made or used.
+    public struct Failed: Error, CustomStringConvertible {
+        /// The call that failed.
+        public let what: String
+        /// "failed: `what`".
+        public var description: String { "failed: \(what)" }
+    }
+
+    /// Connects to 127.0.0.1:`port`.
+    public init(port: Int) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failed(what: "socket()") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(descriptor)
+            throw Failed(what: "connect to 127.0.0.1:\(port)")
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// Sends all of `text`.
+    public func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { throw Failed(what: "send") }
+            bytes = bytes.dropFirst(sent)
+        }
+    }
+
+    /// Reads (on a thread of its own) until the server closes the connection or `timeout`
+    /// passes. Returns what was read and whether the connection was closed by the server
+    /// (end of stream or reset); `false` means it was still open at the timeout.
+    public func readUntilClosed(timeout: Duration = .seconds(60)) async throws -> (received: [UInt8], closed: Bool) {
+        let descriptor = descriptor
+        let deadline = ContinuousClock.now + timeout
+        return try await offPool {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else { return (received, false) }
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, Int32(clamping: left.components.seconds * 1000 + 1))
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return (received, true) }
+                received += buffer[..<count]
+            }
+        }
+    }
+}
