@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -6,8 +6,8 @@ import PackageDescription
 // each a server and a client running on TokenKit. They live in their own package so that
 // depending on TokenKit never resolves GRDB (SQLite, Cleveroo's database) nor builds what
 // only the apps use, HummingbirdBcrypt (password hashing). hummingbird-auth itself is
-// already a TokenKit dependency (TokenKitHummingbird); bearer authentication here is that
-// product's, not the apps' own.
+// already a TokenKit dependency (TokenKitHummingbird, behind TokenKit's Hummingbird trait,
+// enabled below); bearer authentication here is that product's, not the apps' own.
 
 // SwiftPM names a path dependency after its directory, so the root package's identity is
 // whatever the clone (or worktree) is called.
@@ -33,7 +33,7 @@ let package = Package(
         .executable(name: "dam", targets: ["dam"]),
     ],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..", traits: ["Hummingbird"]),  // TokenKitHummingbird
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 
 /// Prints the start-up lines in their documented order, whichever server is up first:
@@ -37,3 +38,4 @@ final class ListeningAnnouncer: @unchecked Sendable {
         if !lines.isEmpty { FileHandle.standardOutput.write(Data(lines.utf8)) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Hummingbird
 import Metrics
@@ -41,3 +42,4 @@ struct MetricsEndpoint: Sendable {
         }
     }
 }
+#endif

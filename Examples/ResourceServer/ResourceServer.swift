@@ -1,3 +1,4 @@
+#if Hummingbird
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
@@ -117,3 +118,4 @@ struct PrewarmedServer: Service {
         }
     }
 }
+#endif

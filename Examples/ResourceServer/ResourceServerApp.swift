@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -78,3 +79,4 @@ enum ResourceServerApp {
                  body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
+#endif

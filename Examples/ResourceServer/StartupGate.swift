@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import ServiceLifecycle
 
@@ -59,3 +60,4 @@ private final class FirstAnswer: @unchecked Sendable {
         waiting?.resume(returning: value)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -126,3 +127,4 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 }
+#endif

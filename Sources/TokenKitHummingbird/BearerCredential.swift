@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Hummingbird
 
@@ -73,3 +74,4 @@ enum BearerCredential {
         return .token(String(decoding: token, as: UTF8.self))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Hummingbird
 import TokenKit
 internal import TokenKitPrimitives
@@ -155,3 +156,4 @@ public struct BearerError: HTTPResponseError, Sendable {
         "\"" + clean(text) + "\""
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Hummingbird
 import HummingbirdAuth
 import TokenKit
@@ -125,3 +126,4 @@ struct VerificationOutcome: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Hummingbird
 import HummingbirdAuth
 
@@ -43,3 +44,4 @@ public struct RequireScopesMiddleware<Context: AuthRequestContext>: RouterMiddle
         return try await next(request, context)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import CoreMetrics
 import TokenKit
 
@@ -46,3 +47,4 @@ final class VerificationMetrics: Sendable {
         duration.recordNanoseconds(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import TokenKit
 
 /// The fixed label values of `tokenkit_verifications_total{result}`: what became of a
@@ -64,3 +65,4 @@ enum VerificationFailureReason: Int, CaseIterable, Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import HummingbirdAuth
 import TokenKit
 
@@ -45,3 +46,4 @@ public struct VerifiedToken: Sendable, RoleProviding {
         return strings.count == list.count ? IdentifierSet(strings) : []
     }
 }
+#endif

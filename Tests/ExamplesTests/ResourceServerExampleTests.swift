@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -216,3 +217,4 @@ struct ResourceServerExampleTests {
         }
     }
 }
+#endif

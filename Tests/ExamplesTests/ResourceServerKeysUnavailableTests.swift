@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -57,3 +58,4 @@ struct ResourceServerKeysUnavailableTests {
         }
     }
 }
+#endif

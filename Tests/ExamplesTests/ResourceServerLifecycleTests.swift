@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Testing
 import TokenKit
@@ -52,3 +53,4 @@ struct ResourceServerLifecycleTests {
         }
     }
 }
+#endif

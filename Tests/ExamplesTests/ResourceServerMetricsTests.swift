@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Testing
 import TokenKit
@@ -78,3 +79,4 @@ struct ResourceServerMetricsTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import Hummingbird
 import Logging
@@ -81,3 +82,4 @@ public enum LocalHTTPServer {
         case graceExpired
     }
 }
+#endif

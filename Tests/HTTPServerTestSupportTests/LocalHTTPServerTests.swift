@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -75,3 +76,4 @@ struct LocalHTTPServerTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -96,3 +97,4 @@ public final class BlackholeRelay: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Testing
 import TokenKitPostgres
@@ -83,3 +84,4 @@ public func testKey(_ text: String = "correct horse") throws -> FileStoreKey {
 public func testOptions(table: String, previousKeys: [FileStoreKey] = [], timeout: Duration = .seconds(5)) throws -> PostgresTokenStore.Options {
     .init(table: try PostgresTableName(table), previousKeys: previousKeys, scryptCost: ScryptCost(logN: 4, r: 8, p: 1), timeout: timeout)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 // tokenkit-refresh-stress: a child process for the shared-store refresh tests and the
 // benchmark. Not shipped.
 //
@@ -132,3 +133,15 @@ struct RefreshStress {
         exit(status)
     }
 }
+#else
+import Foundation
+
+/// A build without the `Postgres` trait has no PostgreSQL store to stress: exit 64.
+@main
+enum RefreshStressWithoutTrait {
+    static func main() {
+        FileHandle.standardError.write(Data("tokenkit-refresh-stress: built without the Postgres trait (swift build --traits Postgres)\n".utf8))
+        exit(64)
+    }
+}
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -35,3 +36,4 @@ struct AccessTokenExpiryTests {
         #expect(accessTokenExpiry(of: TokenSet(accessToken: "opaque")) == nil)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -95,3 +96,4 @@ struct AuthEventsTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -80,3 +81,4 @@ struct AuthProviderConflictTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitAuth
@@ -28,3 +29,4 @@ struct AuthProviderFileLockTests {
         }
     }
 }
+#endif

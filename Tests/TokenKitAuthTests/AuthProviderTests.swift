@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -279,3 +280,4 @@ struct AuthProviderTests {
         }
     }
 }
+#endif

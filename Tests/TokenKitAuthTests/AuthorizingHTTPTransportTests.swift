@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -78,3 +79,4 @@ struct AuthorizingHTTPTransportTests {
         }
     }
 }
+#endif

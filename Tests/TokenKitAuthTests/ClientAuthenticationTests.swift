@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -142,3 +143,4 @@ struct URLSessionTransportForConfig: HTTPTransport {
         throw AuthError.network("not used")
     }
 }
+#endif

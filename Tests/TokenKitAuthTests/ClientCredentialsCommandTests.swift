@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -194,3 +195,4 @@ struct ClientCredentialsCommandTests {
         }
     }
 }
+#endif

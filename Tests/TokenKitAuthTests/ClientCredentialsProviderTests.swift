@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -150,3 +151,4 @@ struct ClientCredentialsProviderTests {
         }
     }
 }
+#endif

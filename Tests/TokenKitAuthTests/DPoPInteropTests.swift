@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitAuth
@@ -146,3 +147,4 @@ struct DPoPInteropTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -154,3 +155,4 @@ struct DPoPTests {
         #expect(try JWTKey(jwk: try #require(proof.header.raw["jwk"]?.objectValue)).thumbprint() == key.thumbprint)
     }
 }
+#endif

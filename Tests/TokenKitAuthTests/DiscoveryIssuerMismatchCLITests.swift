@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 
@@ -39,3 +40,4 @@ struct DiscoveryIssuerMismatchCLITests {
         }
     }
 }
+#endif

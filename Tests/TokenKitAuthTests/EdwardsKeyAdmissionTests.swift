@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Logging
 import Testing
@@ -216,3 +217,4 @@ struct EdwardsKeyAdmissionTests {
         #expect(keys.droppedKeys.isEmpty)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import AsyncHTTPClient
 import Foundation
 import Testing
@@ -207,3 +208,4 @@ struct FetchGateTests {
         }
     }
 }
+#endif

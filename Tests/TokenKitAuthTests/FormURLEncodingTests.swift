@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Testing
 @testable import TokenKitAuth
 
@@ -12,3 +13,4 @@ struct FormURLEncodingTests {
         #expect(FormURLEncoding.encode([("a", "1 2"), ("b&", "=")]) == "a=1+2&b%26=%3D")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -149,3 +150,4 @@ extension HTTPTransportRequest {
     /// A request with every default, for comparing defaults.
     fileprivate init() { self.init(url: URL(fileURLWithPath: "/")) }
 }
+#endif

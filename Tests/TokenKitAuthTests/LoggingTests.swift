@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -52,3 +53,4 @@ struct LoggingTests {
         #expect(ClientAuthentication.clientSecretBasic(secret: "SECRET").description == "client_secret_basic")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -117,3 +118,4 @@ struct OAuth2RefreshTokenGrantTests {
         }
     }
 }
+#endif

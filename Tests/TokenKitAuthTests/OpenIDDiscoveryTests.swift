@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -147,3 +148,4 @@ struct OpenIDDiscoveryTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -186,3 +187,4 @@ struct PostgresCLITests {
         #expect(badTable.stderr.contains("table name"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -140,3 +141,4 @@ struct PostgresRefreshProcessTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -189,3 +190,4 @@ struct PrivateKeyJWTLoginCommandTests {
         }
     }
 }
+#endif

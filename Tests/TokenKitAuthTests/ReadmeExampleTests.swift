@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitAuth
@@ -36,3 +37,4 @@ struct ReadmeExampleTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import CoreMetrics
 import Foundation
 import InMemoryTracing
@@ -111,3 +112,4 @@ struct RefreshTelemetryTests {
         }
     }
 }
+#endif

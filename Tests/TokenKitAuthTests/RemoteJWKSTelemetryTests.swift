@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import CoreMetrics
 import Foundation
 import InMemoryTracing
@@ -115,3 +116,4 @@ struct RemoteJWKSTelemetryTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Logging
 import Testing
@@ -344,3 +345,4 @@ struct RemoteJWKSTests {
         #expect(none?.code == .noMatchingKey)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -93,3 +94,4 @@ struct RemoteKeysCLIProcessTests {
         #expect(twice.status == 2 && twice.stderr.contains("same key"))
     }
 }
+#endif

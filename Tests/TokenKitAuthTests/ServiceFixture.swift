@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKit
 import TokenKitAuth
@@ -33,3 +34,4 @@ struct ServiceFixture: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -40,3 +41,4 @@ struct ServiceReadmeExampleTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Testing
 import TokenKitStore
 @testable import TokenKitAuth
@@ -51,3 +52,4 @@ struct TokenCharacterSetTests {
         #expect(error?.message.contains("\"id_token\"") == true)
     }
 }
+#endif

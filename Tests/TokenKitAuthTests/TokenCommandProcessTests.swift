@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -161,3 +162,4 @@ struct TokenCommandProcessTests {
         #expect(after.status == 0)
     }
 }
+#endif

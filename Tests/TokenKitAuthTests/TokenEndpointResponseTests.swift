@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -101,3 +102,4 @@ struct TokenEndpointResponseTests {
         #expect((error?.message.count ?? 0) < 400)
     }
 }
+#endif

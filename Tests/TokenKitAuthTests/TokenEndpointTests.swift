@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 @testable import TokenKitAuth
@@ -39,3 +40,4 @@ struct TokenEndpointTests {
         }
     }
 }
+#endif

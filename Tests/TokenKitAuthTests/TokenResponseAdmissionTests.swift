@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -324,3 +325,4 @@ struct TokenResponseAdmissionTests {
         #expect(after.hasSameSecret(as: before))
     }
 }
+#endif

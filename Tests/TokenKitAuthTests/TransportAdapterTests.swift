@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import AsyncHTTPClient
 import Foundation
 import Testing
@@ -102,3 +103,4 @@ struct TransportAdapterTests {
         }
     }
 }
+#endif

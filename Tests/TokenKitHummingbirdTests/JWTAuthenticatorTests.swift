@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -231,3 +232,4 @@ final class LazyRemoteJWKS: JWTKeySource, @unchecked Sendable {
         return try await source.loadKeys(for: request)
     }
 }
+#endif

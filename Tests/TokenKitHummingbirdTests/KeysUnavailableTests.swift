@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -88,3 +89,4 @@ struct KeysUnavailableTests {
         #expect(error.status == .serviceUnavailable && !error.hasChallenge)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
@@ -60,3 +61,4 @@ struct ReadmeServiceTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -111,3 +112,4 @@ struct RefusalRenderingTests {
         #expect(refusal.challenge.contains("error_description=\"\(refusal.publicDescription)\""))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import CoreMetrics
 import Foundation
 import HTTPTypes
@@ -109,3 +110,4 @@ struct VerificationMetricsTests {
         #expect(metrics.timers.allSatisfy { $0.label == "tokenkit_verification_duration_seconds" && $0.dimensions.isEmpty })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -65,3 +66,4 @@ struct VerificationTracingTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Testing
 import TokenKitStore
 @testable import TokenKitPostgres
@@ -20,3 +21,4 @@ struct AdvisoryLockIDTests {
         #expect(try AdvisoryLockID.of(["tokenkit schema", "t"]) != AdvisoryLockID.of(["tokenkit refresh lock", "t"]))
     }
 }
+#endif

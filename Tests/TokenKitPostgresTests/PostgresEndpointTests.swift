@@ -1,3 +1,4 @@
+#if Postgres
 import PostgresTestSupport
 import Testing
 @testable import TokenKitPostgres
@@ -111,3 +112,4 @@ struct PostgresEndpointStrictTests {
         #expect(!configuration.tls.isAllowed)
     }
 }
+#endif

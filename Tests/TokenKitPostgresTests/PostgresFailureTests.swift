@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresTestSupport
 import TokenKitTestSupport
@@ -129,3 +130,4 @@ struct PostgresFailureTests {
         await store.close()
     }
 }
+#endif

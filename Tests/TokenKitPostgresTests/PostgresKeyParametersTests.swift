@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -132,3 +133,4 @@ struct PostgresKeyParametersTests {
         await store.close()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -94,3 +95,4 @@ struct PostgresRefreshLockTests {
         #expect(settings["tcp_keepalives_idle"] != nil && settings["tcp_user_timeout"] != nil)
     }
 }
+#endif

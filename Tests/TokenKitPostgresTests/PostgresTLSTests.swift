@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -98,3 +99,4 @@ struct PostgresTLSTests {
         #expect(try await !sessionUsesTLS(try main("sslmode=disable")))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -150,3 +151,4 @@ struct PostgresTokenStoreTests {
         #expect(try PostgresTableName("_t9").description == "_t9")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import Logging
 import NIOCore
@@ -133,3 +134,4 @@ extension PostgresConnection {
         future.cascade(to: promise)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 import NIOCore
 import NIOSSL
@@ -117,3 +118,4 @@ struct PGError: Error, Sendable {
         return line.trimmingCharacters(in: .whitespaces)
     }
 }
+#endif

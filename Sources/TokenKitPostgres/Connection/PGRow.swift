@@ -1,3 +1,4 @@
+#if Postgres
 import NIOCore
 import PostgresNIO
 
@@ -57,3 +58,4 @@ struct PGRow: Sendable {
         return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 }
+#endif

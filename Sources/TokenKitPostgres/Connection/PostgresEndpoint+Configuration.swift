@@ -1,3 +1,4 @@
+#if Postgres
 import NIOSSL
 import PostgresNIO
 
@@ -50,3 +51,4 @@ extension PostgresEndpoint {
         return tls == .prefer ? .prefer(context) : .require(context)
     }
 }
+#endif

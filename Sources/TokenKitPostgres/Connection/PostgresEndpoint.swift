@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitPrimitives
 import TokenKitStore
@@ -158,3 +159,4 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
         return "postgres://\(username)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import TokenKitStore
 
 /// Turns ``PGError``s into one-line ``TokenStoreError``s that name the cause and the server,
@@ -28,3 +29,4 @@ enum PostgresFailure {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import NIOCore
 import PostgresNIO
 import TokenKitStore
@@ -156,3 +157,4 @@ actor PostgresSession {
         max(1, duration.wholeMilliseconds)
     }
 }
+#endif

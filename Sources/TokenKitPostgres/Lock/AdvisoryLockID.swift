@@ -1,3 +1,4 @@
+#if Postgres
 internal import TokenKitCrypto
 
 /// PostgreSQL advisory-lock ids, made one way for every lock TokenKit takes: the first
@@ -16,3 +17,4 @@ enum AdvisoryLockID {
         return Int64(bitPattern: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitCrypto
 import TokenKitStore
@@ -126,3 +127,4 @@ public struct PostgresRefreshLock: RefreshLock {
         }
     }
 }
+#endif

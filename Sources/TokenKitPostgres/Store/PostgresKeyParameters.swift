@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitCrypto
 import TokenKitStore
@@ -116,3 +117,4 @@ enum PostgresKeyParameters {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitCrypto
 import TokenKitStore
@@ -126,3 +127,4 @@ struct PostgresRowCipher: Sendable {
 private extension String {
     func leftPadded() -> String { count == 1 ? "0" + self : self }
 }
+#endif

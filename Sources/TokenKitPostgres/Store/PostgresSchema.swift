@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitCrypto
 import TokenKitStore
@@ -134,3 +135,4 @@ enum PostgresSchema {
         }
     }
 }
+#endif

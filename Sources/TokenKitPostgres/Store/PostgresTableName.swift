@@ -1,3 +1,4 @@
+#if Postgres
 import TokenKitStore
 
 /// The credential table's name, validated as a plain SQL identifier so it can be spliced
@@ -34,3 +35,4 @@ public struct PostgresTableName: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { rawValue }
 }
+#endif

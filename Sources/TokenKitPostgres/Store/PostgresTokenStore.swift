@@ -1,3 +1,4 @@
+#if Postgres
 import Foundation
 internal import TokenKitCrypto
 import TokenKitStore
@@ -307,3 +308,4 @@ private actor PreparedCipher {
     private(set) var cipher: PostgresRowCipher?
     func set(_ cipher: PostgresRowCipher) { self.cipher = cipher }
 }
+#endif

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TokenKitAuth
-import TokenKitPostgres
 import TokenKitSecretService
 import TokenKitStore
 
@@ -21,7 +20,7 @@ struct BackendOptions: ParsableArguments {
         case postgres
     }
 
-    @Option(help: "Where credentials live: auto (the Secret Service when its default collection is usable, else the encrypted file), secret-service, file, or postgres (with --database-url). Default: $TOKENKIT_BACKEND, else the backend `tokenkit login` recorded for this login, else auto.")
+    @Option(help: "Where credentials live: auto (the Secret Service when its default collection is usable, else the encrypted file), secret-service, file, or postgres (with --database-url; in a build with the Postgres trait). Default: $TOKENKIT_BACKEND, else the backend `tokenkit login` recorded for this login, else auto.")
     var backend: Backend?
 
     @Option(
@@ -82,9 +81,13 @@ struct BackendOptions: ParsableArguments {
             let store = try fileStore(path: file ?? choice.file, environment: environment)
             return Opened(store: store, reason: "file: \(choice.why)", record: .file(store.path))
         case .postgres:
+            #if Postgres
             let key = try PassphraseReader.key(passphraseFile: passphraseFile, environment: environment)
             let opened = try database.open(key: key, scryptLogN: try checkedScryptLogN(), environment: environment)
             return Opened(store: opened.store, reason: "postgres: \(choice.why)", refreshLock: opened.lock, record: LoginRecord(backend: "postgres"))
+            #else
+            throw DatabaseOptions.notBuiltIn
+            #endif
         case .secretService:
             let store = SecretServiceStore(options: .standard(environment: environment), environment: environment)
             return Opened(store: store, reason: "secret-service: \(choice.why)", record: LoginRecord(backend: "secret-service"))

@@ -1,11 +1,18 @@
 import ArgumentParser
 import Foundation
-import TokenKitPostgres
 import TokenKitStore
+#if Postgres
+import TokenKitPostgres
+#endif
 
 /// `--database-url URL`, `--database-password-file PATH`, `--database-table NAME`: the
 /// PostgreSQL backend's connection, part of ``BackendOptions``. The password comes from the
 /// file or `PGPASSWORD`, never from argv (a URL holding one is refused).
+///
+/// The backend exists only in a build with the `Postgres` package trait; the options are
+/// parsed in every build, so that without it `--backend postgres` (from the flag,
+/// `TOKENKIT_BACKEND` or a login's record) fails with ``notBuiltIn`` (exit 64) before anything
+/// is read.
 struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The PostgreSQL server: postgres://USER@HOST:PORT/DATABASE[?sslmode=verify-full&sslrootcert=/ca.pem] (no password here).", valueName: "url"))
     var databaseURL: String?
@@ -20,6 +27,14 @@ struct DatabaseOptions: ParsableArguments {
     static let passwordVariable = "PGPASSWORD"
     /// The largest database password file read (only its first line is used).
     static let maximumPasswordFileBytes = 64 * 1024
+
+    /// The refusal of `--backend postgres` by a `tokenkit` built without the PostgreSQL
+    /// backend (exit 64), naming the build option that adds it.
+    static var notBuiltIn: CLIFailure {
+        .usage("--backend postgres: this tokenkit was built without the PostgreSQL backend; build it with `swift build --traits Postgres` (README, \"Build options\")")
+    }
+
+    #if Postgres
 
     /// The store for these options, encrypted with `key`, and how to make its refresh lock for
     /// a given wait (the caller's `--timeout`).
@@ -55,4 +70,5 @@ struct DatabaseOptions: ParsableArguments {
         if let value = environment[Self.passwordVariable], !value.isEmpty { return value }
         return nil
     }
+    #endif
 }

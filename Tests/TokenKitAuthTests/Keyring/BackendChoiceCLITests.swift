@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -113,3 +114,4 @@ struct BackendChoiceCLITests {
         }
     }
 }
+#endif

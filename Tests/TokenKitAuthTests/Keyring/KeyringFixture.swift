@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -96,3 +97,4 @@ enum KeyringFixture {
         #expect(!stderr.contains("error:"), "stderr: \(stderr)", sourceLocation: sourceLocation)
     }
 }
+#endif

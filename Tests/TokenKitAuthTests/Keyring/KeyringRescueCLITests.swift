@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -126,3 +127,4 @@ struct KeyringRescueCLITests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitStore
@@ -188,3 +189,4 @@ struct BrowserLoginCLITests {
         }
     }
 }
+#endif

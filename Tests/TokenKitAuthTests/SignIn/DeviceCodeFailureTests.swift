@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitAuth
@@ -227,3 +228,4 @@ struct DeviceCodeFailureTests {
         #expect(error?.code == .cancelled)
     }
 }
+#endif

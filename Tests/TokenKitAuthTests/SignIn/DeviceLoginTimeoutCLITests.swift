@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import HTTPServerTestSupport
 import Hummingbird
@@ -67,3 +68,4 @@ struct DeviceLoginTimeoutCLITests {
         }
     }
 }
+#endif

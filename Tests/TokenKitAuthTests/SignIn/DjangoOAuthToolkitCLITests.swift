@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitTestSupport
@@ -114,3 +115,4 @@ struct DjangoOAuthToolkitCLITests {
         #expect(lines.last == "signed in to app/dev (stored in file)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -225,3 +226,4 @@ extension AuthorizationCodeSignIn {
         try await openerForTests.open(url)
     }
 }
+#endif

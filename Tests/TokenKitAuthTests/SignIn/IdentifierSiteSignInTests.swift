@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKit
@@ -90,3 +91,4 @@ struct IdentifierSiteSignInTests {
         #expect(error?.code == .responseMismatch)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 import TokenKitAuth
@@ -52,3 +53,4 @@ struct LogoutRevocationTests {
         #expect(transport.requests.allSatisfy { $0.maxResponseBytes == 64 * 1024 })
     }
 }
+#endif

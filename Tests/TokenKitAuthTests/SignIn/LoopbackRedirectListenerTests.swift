@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Testing
 @testable import TokenKitAuth
@@ -161,3 +162,4 @@ struct LoopbackRedirectListenerTests {
         #expect(decoded.parameters["b"] == "A ")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKitTestSupport
 
@@ -35,3 +36,4 @@ struct OAuthServerEnvironment: Sendable {
         ).run(timeout: .seconds(60)).status
     }
 }
+#endif

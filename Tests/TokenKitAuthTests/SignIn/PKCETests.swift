@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Testing
 @testable import TokenKitAuth
 
@@ -25,3 +26,4 @@ struct PKCETests {
         }
     }
 }
+#endif

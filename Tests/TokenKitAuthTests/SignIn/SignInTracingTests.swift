@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import InMemoryTracing
 import Testing
@@ -31,3 +32,4 @@ struct SignInTracingTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKitTestSupport
 
@@ -49,3 +50,4 @@ struct CLIProcess: Sendable {
         return (Outcome(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText), peak)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import Logging
 
@@ -43,3 +44,4 @@ struct CapturingLogHandler: LogHandler {
         capture.append("\(event.level) \(event.message) \(merged)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKitAuth
 import TokenKitStore
@@ -56,3 +57,4 @@ extension Fixture {
     /// The transport used when a test does not pick one.
     static func defaultTransport() -> any HTTPTransport { URLSessionTransport(timeout: .seconds(60)) }
 }
+#endif

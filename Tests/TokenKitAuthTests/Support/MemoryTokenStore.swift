@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKitStore
 
@@ -35,3 +36,4 @@ actor CountingTokenStore: TokenStore {
         try? await base.load(key)?.tokenSet()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKitStore
 
@@ -190,3 +191,4 @@ actor OAuthServerState {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import HTTPServerTestSupport
 import Hummingbird
@@ -109,3 +110,4 @@ enum FormBody {
         String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
     }
 }
+#endif

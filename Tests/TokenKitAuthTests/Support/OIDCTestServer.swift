@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import HTTPServerTestSupport
 import HTTPTypes
@@ -151,3 +152,4 @@ struct OIDCTestServer: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKit
 
@@ -24,3 +25,4 @@ struct TestSigningKey: Sendable {
         return "{\"keys\":[" + entries.joined(separator: ",") + "]}"
     }
 }
+#endif

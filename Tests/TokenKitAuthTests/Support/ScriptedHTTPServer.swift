@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import HTTPServerTestSupport
 import HTTPTypes
@@ -64,3 +65,4 @@ struct ScriptedHTTPServer: Sendable {
         }
     }
 }
+#endif

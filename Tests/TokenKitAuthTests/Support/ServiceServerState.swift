@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import TokenKit
 import TokenKitCrypto
@@ -275,3 +276,4 @@ actor ServiceServerState {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 import HTTPServerTestSupport
 import HTTPTypes
@@ -63,3 +64,4 @@ struct ServiceTokenServer: Sendable {
         return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer.body)))
     }
 }
+#endif

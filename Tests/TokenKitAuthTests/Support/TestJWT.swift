@@ -1,3 +1,4 @@
+#if Hummingbird && Postgres
 import Foundation
 
 /// Builds an unsigned JWT-shaped token carrying `exp` (expiry decisions never check signatures).
@@ -13,3 +14,4 @@ func makeJWT(exp: Date?, subject: String = "user-1") -> String {
     if let exp { claims["exp"] = Int(exp.timeIntervalSince1970) }
     return encode(["alg": "HS256", "typ": "JWT"]) + "." + encode(claims) + ".c2lnbmF0dXJl"
 }
+#endif
