@@ -324,6 +324,19 @@ let package = Package(
             path: "Fuzz/KeyLoading",
             swiftSettings: strictSettings
         ),
+        // Issue 28: compact-JWE decryption and x5c chain verification.
+        .executableTarget(
+            name: "fuzz-jwe-decrypt",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/JWEDecrypt",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fuzz-x5c-chain",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/X5CChain",
+            swiftSettings: strictSettings
+        ),
     ]
 )
 
