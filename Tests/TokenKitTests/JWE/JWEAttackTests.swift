@@ -64,7 +64,8 @@ struct JWEAttackTests {
         for enc in ["A128CTR", "none", "A256GCMKW"] {
             expectJWTError(.unsupportedAlgorithm) { try Self.decrypter().decrypt(try TokenForge.jwe(header: #"{"alg":"dir","enc":"\#(enc)"}"#)) }
         }
-        expectJWTError(.malformed) { try Self.decrypter().decrypt(try TokenForge.jwe(header: #"{"alg":"dir"}"#)) }
+        let missing = expectJWTError(.malformed) { try Self.decrypter().decrypt(try TokenForge.jwe(header: #"{"alg":"dir"}"#)) }
+        #expect(missing?.reason.contains(#"no "enc""#) == true)
     }
 
     @Test("a GCM tag that is not 16 bytes is refused as such", arguments: [0, 4, 8, 12, 15, 17, 32])
@@ -207,9 +208,12 @@ struct JWEAttackTests {
         expectJWTError(.algorithmNotAllowed) { try onlyKW.decrypt(try TokenForge.jwe(header: #"{"alg":"dir","enc":"A256GCM"}"#)) }
     }
 
-    @Test("a public key cannot make a decrypter")
+    @Test("a public key cannot make a decrypter, however it was loaded")
     func publicKeyCannotDecrypt() throws {
-        expectJWTError(.invalidKey) { try JWEDecrypter(key: try JWEKey.generate(for: .ecdhES).publicKey()) }
+        let key = try JWEKey.generate(for: .ecdhES)
+        expectJWTError(.invalidKey) { try JWEDecrypter(key: try key.publicKey()) }
+        expectJWTError(.invalidKey) { try JWEDecrypter(key: try JWEKey(pem: try key.publicKeyPEM())) }
+        expectJWTError(.invalidKey) { try JWEDecrypter(key: try JWEKey(jwk: try key.publicKey().jwk())) }
     }
 }
 
