@@ -93,12 +93,12 @@ let package = Package(
         // grammar for everything from outside), and holds the RefreshLock next to TokenStore.
         .target(
             name: "TokenKitStore",
-            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitTime"],
+            dependencies: ["TokenKit", "TokenKitCrypto", "TokenKitTime", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "TokenKitSecretService",
-            dependencies: ["TokenKitStore", "CLibSecret"],
+            dependencies: ["TokenKitStore", "CLibSecret", "TokenKitPrimitives"],
             swiftSettings: strictSettings
         ),
         // The room of every HTTP fetch (issue 23): the transport protocol with its fetch gate,
@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "TokenKitPostgres",
             dependencies: [
-                "TokenKitStore", "TokenKitCrypto",
+                "TokenKitStore", "TokenKitCrypto", "TokenKitPrimitives",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

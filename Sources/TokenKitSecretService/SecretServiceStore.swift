@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+internal import TokenKitPrimitives
 import TokenKitStore
 
 /// A ``TokenStore`` in the desktop keyring, through the freedesktop Secret Service
@@ -117,13 +118,13 @@ public final class SecretServiceStore: TokenStorePreflight {
     public func accounts(service: String) async throws(TokenStoreError) -> [CredentialInfo] {
         try await run { session throws(TokenStoreError) in
             let items = try session.search(["service": service], loadSecrets: false)
-            var newest: [String: SecretServiceItem] = [:]
+            var newest: [ExactKey: SecretServiceItem] = [:]  // accounts by their exact bytes
             for item in items {
                 guard let account = item.attributes["account"] else { continue }
-                if let seen = newest[account], seen.updated >= item.updated { continue }
-                newest[account] = item
+                if let seen = newest[ExactKey(account)], seen.updated >= item.updated { continue }
+                newest[ExactKey(account)] = item
             }
-            return newest.sorted { $0.key < $1.key }.map { account, item in
+            return newest.map { ($0.key.text, $0.value) }.sorted { $0.0 < $1.0 }.map { account, item in
                 let date = { (name: String) in item.attributes[name].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) }
                 return CredentialInfo(
                     account: account, kind: Credential.Kind(rawValue: item.attributes["kind"] ?? "secret"),

@@ -1,7 +1,12 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// Where a credential lives: a service (your app or API, e.g. `"com.example.mail"`) and an
 /// account within it (e.g. a user name or `"parent"` / `"child"`).
+///
+/// Two keys are equal only when both names have the same bytes (no Unicode normalisation:
+/// `"K"` and U+212A KELVIN SIGN name different accounts), in every backend alike — the
+/// Secret Service and PostgreSQL compare the bytes, and so do the in-memory and file stores.
 public struct CredentialKey: Hashable, Sendable, CustomStringConvertible {
     /// The service the credential belongs to. Never empty.
     public let service: String
@@ -20,6 +25,17 @@ public struct CredentialKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(service)/\(account)" }
+
+    /// Byte-for-byte equality of both names (see the type's note).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.service.isByteIdentical(to: rhs.service) && lhs.account.isByteIdentical(to: rhs.account)
+    }
+
+    /// Hashes the names' bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ExactKey(service))
+        hasher.combine(ExactKey(account))
+    }
 }
 
 /// A store of credentials keyed by service and account.

@@ -197,20 +197,20 @@ struct ResourceServerExampleTests {
     }
 
     @Test("bad arguments exit 64 with one error line")
-    func usage() throws {
+    func usage() async throws {
         let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y"])
-        let outcome = try child.running.wait(timeout: .seconds(60))
+        let outcome = try await child.running.wait(timeout: .seconds(60))
         #expect(outcome.status == 64)
         let stderr = outcome.stderrText
         #expect(stderr.contains("--jwks-url or --discovery"))
     }
 
     @Test("--cooldown below 1 second is a usage error (exit 64): no cooldown would make every unknown kid a fetch")
-    func cooldownFloor() throws {
+    func cooldownFloor() async throws {
         for value in ["0", "0.5", "-1", "nan"] {
             let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y",
                                               "--jwks-url", "http://127.0.0.1:9/jwks", "--cooldown=\(value)"])
-            let outcome = try child.running.wait(timeout: .seconds(60))
+            let outcome = try await child.running.wait(timeout: .seconds(60))
             #expect(outcome.status == 64, "--cooldown \(value)")
             #expect(outcome.stderrText.contains("--cooldown must be at least 1 second"), "\(outcome.stderrText)")
         }

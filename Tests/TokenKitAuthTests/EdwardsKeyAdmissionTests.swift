@@ -4,7 +4,7 @@ import Testing
 import TokenKit
 import TokenKitCrypto
 import TokenKitTestSupport
-import TokenKitURLSession
+import TokenKitAsyncHTTPClient
 @testable import TokenKitAuth
 
 /// Key admission is one gate for every public key, whatever its entry (issue 23 item 1).
@@ -85,7 +85,10 @@ struct EdwardsKeyAdmissionTests {
             let document = try jwks(point, good: good)
             return try await ScriptedHTTPServer.with { server in
                 await server.state.set("/jwks", .json(document))
-                let source = try RemoteJWKS(.url(server.url("/jwks")), transport: URLSessionTransport(), logger: logs.logger())
+                // One shared client for the hundreds of parallel cases (a URLSession per case put
+                // them all on corelibs' one work queue, past the 10 s deadline in CI); which
+                // transport fetches does not matter here: FetchGateTests covers both.
+                let source = try RemoteJWKS(.url(server.url("/jwks")), transport: AsyncHTTPClientTransport.shared, logger: logs.logger())
                 let keys = try await source.keySet()
                 #expect(source.status.droppedKeys == keys.droppedKeys, "the status shows the set's dropped keys")
                 return keys

@@ -113,14 +113,21 @@ struct FetchGateTests {
         #expect(first.redirects == (fetch.followsSameOrigin ? .sameOrigin(max: 3) : HTTPRedirectPolicy.none))
     }
 
-    @Test("an endless chunked body stops at the fetch's cap and the connection is dropped", arguments: AdapterKind.allCases, GatedFetch.allCases)
+    @Test("an endless chunked body stops at the fetch's cap (AsyncHTTPClient also drops the connection)", arguments: AdapterKind.allCases, GatedFetch.allCases)
     func endlessChunked(kind: AdapterKind, fetch: GatedFetch) async throws {
         try await HostileBodyServer.with(.endlessChunked) { server in
             try await kind.with(maxResponseBytes: HTTPTransportRequest.defaultMaxResponseBytes) { transport in
                 let failure = try await fetch.run(transport, base: "http://127.0.0.1:\(server.port)")
                 #expect(failure?.contains("larger than \(fetch.cap) bytes") == true, "\(failure ?? "succeeded")")
             }
-            try await waitUntil("the client drops the connection", seconds: 30) { server.connectionsClosedByClient >= 1 }
+            // AsyncHTTPClient closes the connection when the body loop ends. URLSession on Linux
+            // does not promise it: swift-corelibs-foundation processes the cancel only when its
+            // work queue, kept busy by a server streaming at full speed, gets to it (over 30 s,
+            // measured alone on two cores); SECURITY.md says so. There the guarantees are the cap
+            // error above (the caller is answered at once) and the bounded RSS (PeakRSS tests).
+            if kind == .asyncHTTPClient {
+                try await waitUntil("the client drops the connection", seconds: 30) { server.connectionsClosedByClient >= 1 }
+            }
         }
     }
 

@@ -113,7 +113,7 @@ struct PostgresCLITests {
         wrong["PGPASSWORD"] = "wrong-db-password"
         let refused = try await cli.run(["store", "get"] + key + setup.backend, environment: wrong)
         #expect(refused.status == 2)
-        #expect(refused.stderr.hasPrefix("error: PostgreSQL at "), "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("error: postgres backend: PostgreSQL at "), "\(refused.stderr)")
         #expect(refused.stderr.contains("refused the login"))
         #expect(refused.stderr.filter { $0 == "\n" }.count == 1)
         #expect(!refused.stderr.contains("wrong-db-password"))
@@ -129,7 +129,7 @@ struct PostgresCLITests {
             ["store", "get"] + key + ["--backend", "postgres", "--database-url", "postgres://u@127.0.0.1:1/db", "--passphrase-file", setup.passphrasePath],
             environment: setup.environment)
         #expect(unreachable.status == 2)
-        #expect(unreachable.stderr.hasPrefix("error: cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"), "\(unreachable.stderr)")
+        #expect(unreachable.stderr.hasPrefix("error: postgres backend: cannot connect to PostgreSQL at postgres://u@127.0.0.1:1/db"), "\(unreachable.stderr)")
     }
 
     @Test("store delete with a wrong passphrase is refused (exit 2) like the file backend, and the row stays")

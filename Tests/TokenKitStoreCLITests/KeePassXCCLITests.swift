@@ -67,6 +67,22 @@ struct KeePassXCCLITests {
     /// title, the secret attachment (KeePassXC keeps a non-text secret as the attachment
     /// FDO_SECRETS_DATA, which the XML export leaves out) of the entry in the exposed group
     /// and of the one in the Recycle Bin, where present. The database stays locked.
+    /// The saved database (as ``savedDatabase(_:titles:)``) once `ready` holds for it, read
+    /// again for up to 20 s: KeePassXC writes the file on its own schedule (a save after a
+    /// change is delayed, and on a loaded machine a read can come before it), so one read can
+    /// show the file from before the last change. `ready` is the whole expected state (what must
+    /// be there and what must be gone); after 20 s the last read is returned and the caller's
+    /// checks fail on it.
+    func savedDatabase(_ keepassxc: PrivateSecretService, titles: [String], until ready: (String) -> Bool) async throws -> String {
+        var database = try await savedDatabase(keepassxc, titles: titles)
+        let end = ContinuousClock.now + .seconds(20)
+        while !ready(database), ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(500))
+            database = try await savedDatabase(keepassxc, titles: titles)
+        }
+        return database
+    }
+
     func savedDatabase(_ keepassxc: PrivateSecretService, titles: [String]) async throws -> String {
         let script = #"""
             db=$0; pw=$1; shift
@@ -130,7 +146,7 @@ struct KeePassXCCLITests {
             }
             let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
             #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
-            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"])
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"]) { $0.contains("KPX-NEW-SECRET") && !$0.contains("KPX-OLD-SECRET") }
             #expect(database.contains("KPX-NEW-SECRET"), "the saved database does not show stored secrets: this check would prove nothing")
             #expect(!database.contains("KPX-OLD-SECRET"))
         }
@@ -146,7 +162,9 @@ struct KeePassXCCLITests {
             #expect(put.status == 0, "\(put.stderr)")
             let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
             #expect(delete.status == 0, "\(delete.stderr)")
-            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: keep @ dev.tokenkit.kpx", "TokenKit: ci @ dev.tokenkit.kpx"])
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: keep @ dev.tokenkit.kpx", "TokenKit: ci @ dev.tokenkit.kpx"]) {
+                $0.contains("KPX-KEPT-SECRET") && !$0.contains("KPX-GONE-SECRET")
+            }
             #expect(database.contains("KPX-KEPT-SECRET"), "the saved database does not show stored secrets")
             #expect(!database.contains("KPX-GONE-SECRET"))
         }
@@ -159,8 +177,9 @@ struct KeePassXCCLITests {
                 let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
                 #expect(put.status == 0, "\(put.stderr)")
             }
-            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"])
-            #expect(database.contains("== TokenKit/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-NEW"), "\(database.suffix(300))")
+            let newest = "== TokenKit/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-NEW"
+            let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"]) { $0.contains(newest) && $0.contains("== Recycle Bin/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-OLD") }
+            #expect(database.contains(newest), "\(database.suffix(300))")
             #expect(database.contains("== Recycle Bin/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-OLD"), "the replaced secret is not in the Recycle Bin")
         }
     }

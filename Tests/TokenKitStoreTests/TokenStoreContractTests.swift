@@ -143,6 +143,24 @@ struct TokenStoreContractTests {
         }
     }
 
+    @Test("accounts are told apart byte for byte: \"K\" and KELVIN SIGN, precomposed and decomposed é are four accounts", arguments: BackendKind.allCases)
+    func accountsComparedByteForByte(_ kind: BackendKind) async throws {
+        try await withStore(kind) { store, service in
+            let names = ["K", "\u{212A}", "caf\u{E9}", "cafe\u{301}"]
+            #expect(names[0] == names[1] && names[2] == names[3], "the premise: Swift's == takes them as equal")
+            for name in names {
+                try await store.save(Credential(secret: Array(name.utf8)), for: try CredentialKey(service: service, account: name))
+            }
+            for name in names {
+                #expect(try await store.load(try CredentialKey(service: service, account: name))?.secret == Array(name.utf8), "\(name.debugDescription)")
+            }
+            let listed = try await store.accounts(service: service).map(\.account)
+            #expect(listed.count == 4, "\(listed.map(\.debugDescription))")
+            #expect(try await store.delete(try CredentialKey(service: service, account: "\u{212A}")))
+            #expect(try await store.load(try CredentialKey(service: service, account: "K"))?.secret == Array("K".utf8))
+        }
+    }
+
     @Test("binary secrets with NUL and every byte value round-trip exactly", arguments: BackendKind.allCases)
     func binarySecret(_ kind: BackendKind) async throws {
         try await withStore(kind) { store, service in

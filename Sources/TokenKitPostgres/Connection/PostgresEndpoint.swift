@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 import TokenKitStore
 
 /// Where a PostgreSQL server is and how to log in: host (or Unix socket directory), port,
@@ -78,7 +79,8 @@ public struct PostgresEndpoint: Sendable, CustomStringConvertible {
             throw .backend("the database URL contains control characters")
         }
         guard let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql"
+              let scheme = components.scheme,  // ASCII case-insensitive (RFC 3986 §3.1), no Unicode folding
+              scheme.isASCIICaseInsensitiveEqual(to: "postgres") || scheme.isASCIICaseInsensitiveEqual(to: "postgresql")
         else {
             throw .backend("the database URL must look like postgres://USER@HOST:PORT/DATABASE")
         }

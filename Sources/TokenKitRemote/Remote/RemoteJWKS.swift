@@ -209,6 +209,18 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
 
     /// Sets the key gauges from `state` (under the lock) and schedules the next update
     /// from ``currentKeys(for:)`` one second later.
+    /// A fetch that succeeded (a new key set, or `304` for the held one) at `now`: fresh until
+    /// `freshUntil`, no error, no fetch in flight, gauges updated. The one place both outcomes
+    /// record it.
+    private func recordSuccess(_ state: inout State, at now: Date, freshUntil: Date) {
+        state.lastFetch = now
+        state.freshUntil = freshUntil
+        state.lastError = nil
+        state.lastErrorCode = nil
+        state.inFlight = nil
+        observeGauges(&state, at: now)
+    }
+
     private func observeGauges(_ state: inout State, at now: Date) {
         state.gaugesDueAt = now + .seconds(1)
         let usable = state.freshUntil.map { now < $0 + options.maxStaleness } == true ? state.keys?.keys.count ?? 0 : 0
@@ -262,14 +274,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             let now = clock.now
             let freshUntil = now + options.freshness(cacheControl: response.headers.first(named: "Cache-Control"))
             if response.status == 304, etag != nil {
-                withState { state in
-                    state.lastFetch = now
-                    state.freshUntil = freshUntil
-                    state.lastError = nil
-                    state.lastErrorCode = nil
-                    state.inFlight = nil
-                    observeGauges(&state, at: now)
-                }
+                withState { recordSuccess(&$0, at: now, freshUntil: freshUntil) }
                 logger?.debug("JWKS not modified", metadata: ["jwks": "\(url.originForMessages)"])
                 return (.notModified, httpStatus)
             }
@@ -281,12 +286,7 @@ public final class RemoteJWKS: JWTKeySource, @unchecked Sendable {
             withState { state in
                 state.keys = keys
                 state.etag = newTag
-                state.lastFetch = now
-                state.freshUntil = freshUntil
-                state.lastError = nil
-                state.lastErrorCode = nil
-                state.inFlight = nil
-                observeGauges(&state, at: now)
+                recordSuccess(&state, at: now, freshUntil: freshUntil)
             }
             logger?.debug("JWKS fetched", metadata: ["jwks": "\(url.originForMessages)", "keys": "\(keys.keys.count)"])
             for dropped in keys.droppedKeys {

@@ -1,4 +1,5 @@
 import Foundation
+internal import TokenKitPrimitives
 
 /// A ``TokenStore`` that never drops a credential it was asked to write: a write its primary
 /// store fails is retried briefly, then goes to a ``RescueFile``, and readers see the rescued
@@ -102,11 +103,11 @@ public final class RescuingTokenStore: TokenStorePreflight {
 
     /// The primary store's accounts, with rescued ones merged in (the newer entry per account).
     public func accounts(service: String) async throws(TokenStoreError) -> [CredentialInfo] {
-        var merged: [String: CredentialInfo] = [:]
-        for info in try await primary.accounts(service: service) { merged[info.account] = info }
+        var merged: [ExactKey: CredentialInfo] = [:]  // accounts by their exact bytes
+        for info in try await primary.accounts(service: service) { merged[ExactKey(info.account)] = info }
         for info in try await rescueIfPresent()?.accounts(service: service) ?? [] {
-            if let seen = merged[info.account], (seen.updatedAt ?? .distantPast) >= (info.updatedAt ?? .distantPast) { continue }
-            merged[info.account] = info
+            if let seen = merged[ExactKey(info.account)], (seen.updatedAt ?? .distantPast) >= (info.updatedAt ?? .distantPast) { continue }
+            merged[ExactKey(info.account)] = info
         }
         return merged.values.sorted { $0.account < $1.account }
     }

@@ -2,6 +2,7 @@ import Foundation
 import TokenKit
 import TokenKitAuth
 import TokenKitURLSession
+internal import TokenKitPrimitives
 
 /// Loads the keys `sign`, `verify` and `audit` take from files (and JWKS from https URLs):
 /// reads the file through the secret-file admission check (``SecretFileReading``: a file
@@ -41,7 +42,9 @@ enum KeyLoading {
 
     /// A JWKS from a file or an https URL (http only for loopback addresses).
     static func jwks(from location: String) async throws -> JWKSet {
-        guard location.lowercased().hasPrefix("https://") || location.lowercased().hasPrefix("http://") else {
+        // The scheme is ASCII case-insensitive (RFC 3986 §3.1): ASCII folding only.
+        let folded = location.asciiLowercased
+        guard folded.hasPrefix("https://") || folded.hasPrefix("http://") else {
             return try keysFromJWKSFile(location)
         }
         guard let url = URL(string: location) else { throw CLIFailure.io("invalid JWKS URL") }
