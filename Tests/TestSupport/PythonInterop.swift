@@ -41,13 +41,20 @@ public enum PythonInterop {
     /// status and stderr.
     @discardableResult
     public static func run(script name: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
-        let path = script.deletingLastPathComponent().appendingPathComponent(name).path
+        let path = peerPath(name)
         let outcome = try await ChildProcess("/usr/bin/env", ["python3", path] + arguments, stdout: .discard).run(timeout: .seconds(300))
         return (outcome.status, outcome.stderrText)
     }
 
+    /// The path of `Tests/Interop/NAME`.
+    static func peerPath(_ name: String) -> String {
+        script.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// Whether the JWE peer (`jwe_peer.py check`: joserfc, jwcrypto and cryptography) is usable.
-    public static let jwePeerAvailable: Bool = (try? run(script: "jwe_peer.py", ["check"]).status) == 0
+    /// Checked once, blocking (a one-time wait on first use, like ``available``).
+    public static let jwePeerAvailable: Bool = (try? ChildProcess(
+        "/usr/bin/env", ["python3", peerPath("jwe_peer.py"), "check"], stdout: .discard).runBlocking(timeout: .seconds(300)).status) == 0
     /// Whether the JWE interop suites run (they then fail if the peer is unusable).
     public static let jwePeerEnabled = jwePeerAvailable || required
     /// The visible reason the JWE interop suites are skipped.
@@ -63,9 +70,9 @@ public enum PythonInterop {
 
     /// Runs `x5c_chains.py generate` into a fresh directory and returns the directory and its
     /// manifest (the scenarios the x5c suites check). The caller removes the directory.
-    public static func generateX5CChains() throws -> (directory: URL, manifest: X5CManifest) {
+    public static func generateX5CChains() async throws -> (directory: URL, manifest: X5CManifest) {
         let directory = try temporaryDirectory()
-        let run = try run(script: "x5c_chains.py", ["generate", directory.path])
+        let run = try await run(script: "x5c_chains.py", ["generate", directory.path])
         guard run.status == 0 else { throw PeerFailed(description: "x5c_chains.py generate failed: \(run.stderr)") }
         let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
         return (directory, try JSONDecoder().decode(X5CManifest.self, from: data))

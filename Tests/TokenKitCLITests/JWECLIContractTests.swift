@@ -15,7 +15,7 @@ struct JWECLIContractTests {
 
     /// A key pair (private, public) made by openssl, or a secret file of `kind` bytes (both
     /// paths the same), with mode 0600.
-    static func makeKey(_ kind: String, in dir: TemporaryDirectory, name: String = UUID().uuidString) throws -> (private: String, public: String) {
+    static func makeKey(_ kind: String, in dir: TemporaryDirectory, name: String = UUID().uuidString) async throws -> (private: String, public: String) {
         if let count = Int(kind) {
             let path = try dir.write("\(name).secret", bytes: (0..<count).map { _ in UInt8.random(in: 0...255) })
             chmod(path, 0o600)
@@ -28,20 +28,20 @@ struct JWECLIContractTests {
         case "X25519": generate = ["genpkey", "-algorithm", "X25519"]
         default: generate = ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(kind)"]
         }
-        try openssl(generate + ["-out", privatePath])
+        try await openssl(generate + ["-out", privatePath])
         chmod(privatePath, 0o600)
-        try openssl(["pkey", "-in", privatePath, "-pubout", "-out", publicPath])
+        try await openssl(["pkey", "-in", privatePath, "-pubout", "-out", publicPath])
         return (privatePath, publicPath)
     }
 
     @discardableResult
-    static func openssl(_ arguments: [String], stdin: [UInt8] = []) throws -> String {
+    static func openssl(_ arguments: [String], stdin: [UInt8] = []) async throws -> String {
         let outcome = try await ChildProcess("/usr/bin/env", ["openssl"] + arguments, stdin: .bytes(stdin)).run(timeout: .seconds(60))
         #expect(outcome.status == 0, "openssl \(arguments): \(outcome.stderrText)")
         return String(decoding: outcome.stdout, as: UTF8.self)
     }
 
-    static func encrypt(_ args: [String], payload: String = "payload") throws -> String {
+    static func encrypt(_ args: [String], payload: String = "payload") async throws -> String {
         let result = try await CLIRunner.run(["encrypt"] + args + [payload])
         #expect(result.status == 0, "encrypt \(args): \(result.stderr)")
         return result.stdoutText
@@ -79,7 +79,7 @@ struct JWECLIContractTests {
     func roundTrip(pair: String) async throws {
         let (alg, kind) = (String(pair.split(separator: " ")[0]), String(pair.split(separator: " ")[1]))
         let dir = try TemporaryDirectory()
-        let key = try Self.makeKey(kind, in: dir)
+        let key = try await Self.makeKey(kind, in: dir)
         let encs = alg == "dir" ? ["A128CBC-HS256", "A256GCM"] : ["A256GCM", "A192CBC-HS384", "A128GCM"]
         for enc in encs {
             let payload = "café \(alg) \(enc)"
@@ -102,7 +102,7 @@ struct JWECLIContractTests {
     @Test("the default enc is A256GCM; the payload may come from stdin as raw bytes; every JWE is fresh")
     func defaultsAndStdin() async throws {
         let dir = try TemporaryDirectory()
-        let key = try Self.makeKey("P-256", in: dir)
+        let key = try await Self.makeKey("P-256", in: dir)
         let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x0A, 0x0D]
         let first = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "ECDH-ES"], stdin: bytes)
         #expect(first.status == 0, "\(first.stderr)")
@@ -116,9 +116,9 @@ struct JWECLIContractTests {
         ["--alg", "RSA1_5"], ["--alg", "PBES2-HS256+A128KW"], ["--alg", "PBES2-HS512+A256KW"], ["--alg", "A256GCMKW"],
         ["--alg", "HS256"], ["--alg", "none"], ["--alg", "dir", "--enc", "A128CTR"], ["--alg", "dir", "--enc", "none"],
     ])
-    func usageErrors(args: [String]) throws {
+    func usageErrors(args: [String]) async throws {
         let dir = try TemporaryDirectory()
-        let key = try Self.makeKey("32", in: dir)
+        let key = try await Self.makeKey("32", in: dir)
         let result = try await CLIRunner.run(["encrypt", "--key", key.public] + args + ["x"])
         #expect(result.status == 64, "\(args): \(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -130,12 +130,12 @@ struct JWECLIContractTests {
     @Test("encrypt exits 2 for an unusable key, a key that does not fit the alg, a private key, or a readable secret")
     func encryptKeyErrors() async throws {
         let dir = try TemporaryDirectory()
-        let ec = try Self.makeKey("P-256", in: dir)
-        let rsa = try Self.makeKey("rsa", in: dir)
+        let ec = try await Self.makeKey("P-256", in: dir)
+        let rsa = try await Self.makeKey("rsa", in: dir)
         let garbage = try dir.write("garbage.pem", "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
-        let short = try Self.makeKey("17", in: dir).private
-        let thirtyTwo = try Self.makeKey("32", in: dir).private
-        let readable = try Self.makeKey("32", in: dir).private
+        let short = try await Self.makeKey("17", in: dir).private
+        let thirtyTwo = try await Self.makeKey("32", in: dir).private
+        let readable = try await Self.makeKey("32", in: dir).private
         chmod(readable, 0o644)
         let cases: [[String]] = [
             ["--key", garbage, "--alg", "RSA-OAEP"],
@@ -159,11 +159,11 @@ struct JWECLIContractTests {
     @Test("decrypt exits 2 for a private key or secret readable by others, and for an unusable key")
     func decryptKeyErrors() async throws {
         let dir = try TemporaryDirectory()
-        let ec = try Self.makeKey("P-256", in: dir)
-        let token = try Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES"])
+        let ec = try await Self.makeKey("P-256", in: dir)
+        let token = try await Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES"])
         chmod(ec.private, 0o640)
-        let secret = try Self.makeKey("32", in: dir)
-        let kwToken = try Self.encrypt(["--key", secret.public, "--alg", "A256KW"])
+        let secret = try await Self.makeKey("32", in: dir)
+        let kwToken = try await Self.encrypt(["--key", secret.public, "--alg", "A256KW"])
         chmod(secret.private, 0o604)
         let garbage = try dir.write("garbage.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
         chmod(garbage, 0o600)
@@ -179,12 +179,12 @@ struct JWECLIContractTests {
     @Test("every refusal exits 1 with one stderr line and nothing on stdout")
     func refusals() async throws {
         let dir = try TemporaryDirectory()
-        let ec = try Self.makeKey("P-256", in: dir)
-        let rsa = try Self.makeKey("rsa", in: dir)
-        let dirKey = try Self.makeKey("32", in: dir)
-        let ecToken = try Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES+A128KW"])
-        let gcmToken = try Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A256GCM"])
-        let cbcToken = try Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A128CBC-HS256"])
+        let ec = try await Self.makeKey("P-256", in: dir)
+        let rsa = try await Self.makeKey("rsa", in: dir)
+        let dirKey = try await Self.makeKey("32", in: dir)
+        let ecToken = try await Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES+A128KW"])
+        let gcmToken = try await Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A256GCM"])
+        let cbcToken = try await Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A128CBC-HS256"])
         let jws = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", ec.private, "{}"]).stdoutText
         let offCurve = Self.altering(ecToken, part: 0) { header in
             var object = (try? JSONSerialization.jsonObject(with: Data(header))) as? [String: Any] ?? [:]
@@ -220,13 +220,13 @@ struct JWECLIContractTests {
     @Test("wrong key, bad tag, altered ciphertext and bad padding print the same one line, exit 1")
     func oneErrorLine() async throws {
         let dir = try TemporaryDirectory()
-        let ec = try Self.makeKey("P-256", in: dir), otherEC = try Self.makeKey("P-256", in: dir)
-        let rsa = try Self.makeKey("rsa", in: dir), otherRSA = try Self.makeKey("rsa", in: dir)
-        let kw = try Self.makeKey("16", in: dir), otherKW = try Self.makeKey("16", in: dir)
-        let dirKey = try Self.makeKey("32", in: dir)
-        let ecToken = try Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES", "--enc", "A128CBC-HS256"])
-        let rsaToken = try Self.encrypt(["--key", rsa.public, "--alg", "RSA-OAEP-256"])
-        let kwToken = try Self.encrypt(["--key", kw.public, "--alg", "A128KW"])
+        let ec = try await Self.makeKey("P-256", in: dir), otherEC = try await Self.makeKey("P-256", in: dir)
+        let rsa = try await Self.makeKey("rsa", in: dir), otherRSA = try await Self.makeKey("rsa", in: dir)
+        let kw = try await Self.makeKey("16", in: dir), otherKW = try await Self.makeKey("16", in: dir)
+        let dirKey = try await Self.makeKey("32", in: dir)
+        let ecToken = try await Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES", "--enc", "A128CBC-HS256"])
+        let rsaToken = try await Self.encrypt(["--key", rsa.public, "--alg", "RSA-OAEP-256"])
+        let kwToken = try await Self.encrypt(["--key", kw.public, "--alg", "A128KW"])
         let cases: [(String, String, String)] = [
             ("wrong EC key", otherEC.private, ecToken),
             ("wrong RSA key (failed unwrap)", otherRSA.private, rsaToken),
@@ -234,7 +234,7 @@ struct JWECLIContractTests {
             ("bad tag", ec.private, Self.altering(ecToken, part: 4) { $0[0] ^= 1 }),
             ("altered ciphertext", rsa.private, Self.altering(rsaToken, part: 3) { $0[0] ^= 1 }),
             ("altered encrypted key", kw.private, Self.altering(kwToken, part: 1) { $0[3] ^= 1 }),
-            ("bad padding behind a valid tag", dirKey.private, try Self.badPaddingToken(key: dirKey.private, in: dir)),
+            ("bad padding behind a valid tag", dirKey.private, try await Self.badPaddingToken(key: dirKey.private, in: dir)),
         ]
         var lines: Set<String> = []
         for (label, key, token) in cases {
@@ -250,8 +250,8 @@ struct JWECLIContractTests {
     /// A dir A128CBC-HS256 JWE under the 32-byte secret in `key` whose tag is valid but whose
     /// padding is not: a 15-byte plaintext (padded with one 0x01) with the IV's last bit
     /// flipped (so the padding byte decrypts to 0x00), the tag recomputed with `openssl mac`.
-    static func badPaddingToken(key: String, in dir: TemporaryDirectory) throws -> String {
-        let token = try encrypt(["--key", key, "--alg", "dir", "--enc", "A128CBC-HS256"], payload: "fifteen bytes!!")
+    static func badPaddingToken(key: String, in dir: TemporaryDirectory) async throws -> String {
+        let token = try await encrypt(["--key", key, "--alg", "dir", "--enc", "A128CBC-HS256"], payload: "fifteen bytes!!")
         var parts = token.trimmingCharacters(in: .newlines).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var iv = unb64url(parts[2])
         iv[15] ^= 0x01
@@ -260,7 +260,7 @@ struct JWECLIContractTests {
         let al = (0..<8).map { UInt8(truncatingIfNeeded: UInt64(aad.count * 8) >> (56 - 8 * $0)) }
         let macInput = try dir.write("mac-input", bytes: aad + iv + unb64url(parts[3]) + al)
         let macKey = Array(try Data(contentsOf: URL(fileURLWithPath: key))).prefix(16).map { String(format: "%02x", $0) }.joined()
-        let hex = try openssl(["mac", "-digest", "SHA256", "-macopt", "hexkey:\(macKey)", "-in", macInput, "HMAC"])
+        let hex = try await openssl(["mac", "-digest", "SHA256", "-macopt", "hexkey:\(macKey)", "-in", macInput, "HMAC"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         var mac: [UInt8] = []
         var index = hex.startIndex
@@ -275,7 +275,7 @@ struct JWECLIContractTests {
     @Test("tokens up to 1 MiB are accepted; surrounding whitespace is ignored")
     func largeTokenAndWhitespace() async throws {
         let dir = try TemporaryDirectory()
-        let key = try Self.makeKey("32", in: dir)
+        let key = try await Self.makeKey("32", in: dir)
         let payload = String(repeating: "z", count: 700_000)
         let result = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "dir", "-"], stdin: Array(payload.utf8))
         #expect(result.status == 0, "\(result.stderr)")
@@ -290,8 +290,8 @@ struct JWECLIContractTests {
     @Test("a nested JWT: decrypt's output piped to verify --key SIGPUB - verifies the inner JWT")
     func nestedPipe() async throws {
         let dir = try TemporaryDirectory()
-        let signing = try Self.makeKey("P-256", in: dir)
-        let recipient = try Self.makeKey("X25519", in: dir)
+        let signing = try await Self.makeKey("P-256", in: dir)
+        let recipient = try await Self.makeKey("X25519", in: dir)
         let signed = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", signing.private, "--expires-in", "1h", #"{"sub":"nested"}"#])
         #expect(signed.status == 0, "\(signed.stderr)")
         let encrypted = try await CLIRunner.run(["encrypt", "--key", recipient.public, "--alg", "ECDH-ES+A256KW", "--cty", "JWT", "-"], stdin: signed.stdout)

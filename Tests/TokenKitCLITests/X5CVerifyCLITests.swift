@@ -11,7 +11,7 @@ struct X5CVerifyCLITests {
     @Test("every scenario: exit 0 with the payload, or exit 1 with one line naming the chain failure")
     func scenarios() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = String(Int(manifest.now))
         for c in manifest.cases {
@@ -34,7 +34,7 @@ struct X5CVerifyCLITests {
     @Test("iss and aud are checked after the chain, --x5c-root repeats, the payload matches verify's form")
     func optionsAndRepeatedRoots() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }),
               let other = manifest.cases.first(where: { $0.name == "valid-RS256" }) else { Issue.record("scenarios missing"); return }

@@ -37,7 +37,7 @@ struct EncryptCommand: AsyncParsableCommand {
     func validate() throws {
         if let reason = JWEKeyAlgorithm.refusalReason(forName: alg) { throw ValidationError(reason) }
         guard JWEContentEncryption(name: enc) != nil else {
-            throw ValidationError("unsupported --enc \"\(StandardStreams.oneLine(enc))\" (use one of \(JWEContentEncryption.all.map(\.name).joined(separator: ", ")))")
+            throw ValidationError("unsupported --enc \"\(enc)\" (use one of \(JWEContentEncryption.all.map(\.name).joined(separator: ", ")))")
         }
     }
 

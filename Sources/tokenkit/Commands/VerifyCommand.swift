@@ -96,7 +96,7 @@ struct VerifyCommand: AsyncParsableCommand {
     private func runX5C() throws {
         var roots: [X509Certificate] = []
         for path in x5cRoots {
-            let bytes = try TokenInput.readFile(path, what: "root certificate file")
+            let bytes = try SecretFileReading.readKeyFile(path, what: "root certificate file")
             guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIFailure.io("root certificate file \(path) is not PEM text") }
             do throws(JWTError) { roots += try X509Certificate.certificates(pem: text) } catch {
                 throw CLIFailure.io("unusable root certificate in \(path): \(error.reason)")

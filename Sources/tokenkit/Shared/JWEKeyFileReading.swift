@@ -9,7 +9,7 @@ enum JWEKeyFileReading {
     /// refused, exit 2: encryption needs only the recipient's public key). Every failure exits 2.
     static func encryptionKey(fromFile path: String, for algorithm: JWEKeyAlgorithm) throws -> JWEKey {
         var bytes = algorithm.isAsymmetric
-            ? try TokenInput.readFile(path, what: "key file")
+            ? try SecretFileReading.readKeyFile(path)
             : try SecretFileReading.read(path, what: "secret file", limit: 64 * 1024)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         let key: JWEKey

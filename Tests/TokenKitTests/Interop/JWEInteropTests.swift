@@ -22,7 +22,7 @@ struct JWEInteropTests {
     }
 
     @Test("tokens from joserfc and jwcrypto decrypt in TokenKit, and TokenKit's decrypt in both, for every alg")
-    func bothWays() throws {
+    func bothWays() async throws {
         guard PythonInterop.requireJWEPeer() else { return }
         let directory = try PythonInterop.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

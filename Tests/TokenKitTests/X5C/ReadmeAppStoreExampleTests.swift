@@ -9,9 +9,9 @@ import TokenKitTestSupport
 @Suite("README App Store example", .enabled(if: PythonInterop.enabled, PythonInterop.skipMessage))
 struct ReadmeAppStoreExampleTests {
     @Test("the README's x5c check with a pinned root verifies an App Store-shaped notification")
-    func appStoreNotification() throws {
+    func appStoreNotification() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let scenario = manifest.cases.first(where: { $0.name == "appstore-notification" }) else {
             Issue.record("no appstore-notification scenario")

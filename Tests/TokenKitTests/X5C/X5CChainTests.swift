@@ -25,9 +25,9 @@ struct X5CChainTests {
     }
 
     @Test("every scenario: valid chains verify and print their claims; each defect is refused with its reason")
-    func scenarios() throws {
+    func scenarios() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(Self.required.isSubset(of: Set(manifest.cases.map(\.name))))
         for c in manifest.cases {
@@ -52,9 +52,9 @@ struct X5CChainTests {
     }
 
     @Test("a cached chain is still checked against the verification time: expired and not-yet-valid are reported")
-    func cacheHonoursTime() throws {
+    func cacheHonoursTime() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         let clock = ManualClock(Date(timeIntervalSince1970: manifest.now))
@@ -72,9 +72,9 @@ struct X5CChainTests {
     }
 
     @Test("the App Store policy requires Apple's marker OIDs on leaf and intermediate, and at most 3 certificates")
-    func appStorePolicy() throws {
+    func appStorePolicy() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         func scenario(_ name: String) throws -> PythonInterop.X5CCase {
             guard let found = manifest.cases.first(where: { $0.name == name }) else { throw PythonInterop.PeerFailed(description: "no \(name)") }
@@ -94,9 +94,9 @@ struct X5CChainTests {
     }
 
     @Test("a pinned leaf subject is compared exactly (RFC 2253 form)")
-    func leafSubjectPin() throws {
+    func leafSubjectPin() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         let header = try UnverifiedJWT(parsing: valid.token).header
@@ -114,9 +114,9 @@ struct X5CChainTests {
     }
 
     @Test("header checks come before any chain work: alg none, a disallowed alg and crit are refused as such")
-    func headerChecksFirst() throws {
+    func headerChecksFirst() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let (directory, manifest) = try PythonInterop.generateX5CChains()
+        let (directory, manifest) = try await PythonInterop.generateX5CChains()
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         var header = try UnverifiedJWT(parsing: valid.token).header.raw
