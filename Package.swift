@@ -415,10 +415,21 @@ let package = Package(
             dependencies: ["TokenKit", "FuzzSupport"],
             path: "Fuzz/KeyLoading",
             swiftSettings: strictSettings),
+        // Issue 28: compact-JWE decryption and x5c chain verification.
+        .executableTarget(
+            name: "fuzz-jwe-decrypt",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/JWEDecrypt",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "fuzz-x5c-chain",
+            dependencies: ["TokenKit", "FuzzSupport"],
+            path: "Fuzz/X5CChain",
+            swiftSettings: strictSettings),
         // Every seed corpus and past finding, replayed by the fuzz targets' replay builds.
         .testTarget(
             name: "FuzzReplayTests",
-            dependencies: ["fuzz-json-reader", "fuzz-jws-verify", "fuzz-key-loading", "TokenKitTestSupport"],
+            dependencies: ["fuzz-json-reader", "fuzz-jws-verify", "fuzz-key-loading", "fuzz-jwe-decrypt", "fuzz-x5c-chain", "TokenKitTestSupport"],
             swiftSettings: strictSettings),
     ]
 )

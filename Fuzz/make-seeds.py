@@ -2,8 +2,10 @@
 """Regenerates the checked-in seed corpora under Fuzz/Corpus/ (kept small on purpose).
 
 Sources: the interop peer's keys and tokens (Tests/Interop/interop.py generate), the
-Wycheproof JOSE vectors in Tests/TokenKitTests/Vectors/wycheproof, and a few hand-written
-JSON edge cases. Usage: Fuzz/make-seeds.py (from the repository root; needs `cryptography`).
+Wycheproof JOSE vectors in Tests/TokenKitTests/Vectors/wycheproof, a few hand-written
+JSON edge cases, JWEs from joserfc and jwcrypto (Tests/Interop/jwe_peer.py generate) with the
+refused headers beside them, and x5c chains (Tests/Interop/x5c_chains.py generate).
+Usage: Fuzz/make-seeds.py (from the repository root; needs `cryptography`, `joserfc`, `jwcrypto`).
 """
 import base64, json, os, re, shutil, subprocess, sys, tempfile
 
@@ -100,6 +102,58 @@ def main():
     }
     for name, data in edge.items():
         write("json-reader", f"edge-{name}", data)
+    jwe_and_x5c_seeds()
+
+
+def b64url_encode(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def jwe_and_x5c_seeds():
+    """Seeds for fuzz-jwe-decrypt (one JWE per library, alg and enc, and each refused header)
+    and fuzz-x5c-chain (every x5c scenario's token, and each chain's certificates as DER)."""
+    interop = os.path.join(ROOT, "Tests", "Interop")
+    peer = tempfile.mkdtemp(prefix="tokenkit-seeds-jwe-")
+    try:
+        subprocess.run([sys.executable, os.path.join(interop, "jwe_peer.py"), "generate", peer], check=True, stdout=subprocess.DEVNULL)
+        seen = set()
+        for case in json.load(open(os.path.join(peer, "manifest.json")))["cases"]:
+            name = f"{case['lib']}-{case['alg']}-{case['enc']}"
+            if name not in seen:
+                seen.add(name)
+                write("jwe-decrypt", f"interop-{name}", case["token"])
+        parts = [b64url_encode(b"\x01" * 24), b64url_encode(b"\x02" * 12), b64url_encode(b"ciphertext"), b64url_encode(b"\x03" * 16)]
+        refused = {
+            "rsa1_5": {"alg": "RSA1_5", "enc": "A128CBC-HS256"},
+            "pbes2": {"alg": "PBES2-HS256+A128KW", "enc": "A128GCM", "p2c": 100000000, "p2s": "AAAAAAAAAAA"},
+            "zip": {"alg": "dir", "enc": "A256GCM", "zip": "DEF"},
+            "crit": {"alg": "dir", "enc": "A256GCM", "crit": ["exp"], "exp": 1},
+            "none": {"alg": "none", "enc": "A256GCM"},
+            "a128ctr": {"alg": "dir", "enc": "A128CTR"},
+            "epk-x25519": {"alg": "ECDH-ES", "enc": "A128GCM", "epk": {"kty": "OKP", "crv": "X25519", "x": b64url_encode(b"\x09" + b"\x00" * 31)}},
+        }
+        for name, header in refused.items():
+            write("jwe-decrypt", f"refused-{name}", ".".join([b64url_encode(json.dumps(header).encode())] + parts))
+    finally:
+        shutil.rmtree(peer, ignore_errors=True)
+    chains = tempfile.mkdtemp(prefix="tokenkit-seeds-x5c-")
+    try:
+        subprocess.run([sys.executable, os.path.join(interop, "x5c_chains.py"), "generate", chains], check=True, stdout=subprocess.DEVNULL)
+        certificates = set()
+        for case in json.load(open(os.path.join(chains, "manifest.json")))["cases"]:
+            write("x5c-chain", f"token-{case['name']}", case["token"])
+            header = json.loads(b64url_decode(case["token"].split(".")[0]))
+            for entry in header.get("x5c", []) if isinstance(header.get("x5c"), list) else []:
+                if isinstance(entry, str) and entry not in certificates and len(certificates) < 12:
+                    try:
+                        der = base64.b64decode(entry, validate=True)
+                    except ValueError:
+                        continue
+                    if der[:1] == b"\x30":
+                        certificates.add(entry)
+                        write("x5c-chain", f"der-{len(certificates):02}", der)
+    finally:
+        shutil.rmtree(chains, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,7 @@ public struct JWTAlgorithm: Hashable, Sendable, CustomStringConvertible, Compara
         case .ec(.p521): [.es512]
         case .ec(.secp256k1): [.es256k]
         case .ed25519, .ed448: [.eddsa]
+        case .x25519: []  // key agreement only (JWE); refused as a JWS key
         }
     }
 

@@ -75,6 +75,9 @@ private final class ECCurveOrders: Sendable {
 }
 
 /// The asymmetric key types TokenKit accepts.
+///
+/// Every type but ``x25519`` signs (JWS); X25519 only agrees keys (JWE ECDH-ES, RFC 8037
+/// §3.2), and EC keys on P-256, P-384 and P-521 do both.
 package enum AsymmetricKeyType: Sendable, Hashable, CustomStringConvertible {
     /// RSA (rsaEncryption): usable for RS* and PS*.
     case rsa
@@ -86,6 +89,8 @@ package enum AsymmetricKeyType: Sendable, Hashable, CustomStringConvertible {
     case ed25519
     /// Ed448.
     case ed448
+    /// X25519 (RFC 7748): key agreement only, never signatures.
+    case x25519
 
     package var description: String {
         switch self {
@@ -94,6 +99,7 @@ package enum AsymmetricKeyType: Sendable, Hashable, CustomStringConvertible {
         case .ec(let curve): "EC \(curve.rawValue)"
         case .ed25519: "Ed25519"
         case .ed448: "Ed448"
+        case .x25519: "X25519"
         }
     }
 }

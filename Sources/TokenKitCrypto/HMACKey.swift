@@ -61,6 +61,28 @@ package final class HMACKey: @unchecked Sendable {
         return out
     }
 
+    /// The MAC of the concatenation of `parts`, computed without concatenating them (JWE's
+    /// AES-CBC-HMAC authenticates AAD, IV, ciphertext and a length as one message). The MAC
+    /// is returned in ``SecureBytes``: half of it is the tag, and the caller compares it in
+    /// constant time.
+    package func authenticationCode(forConcatenationOf parts: [[UInt8]]) throws(CryptoError) -> SecureBytes {
+        OpenSSLErrorQueue.clear()
+        guard let ctx = EVP_MAC_CTX_dup(template) else { throw .openSSL("cannot allocate an HMAC context") }
+        defer { EVP_MAC_CTX_free(ctx) }
+        guard EVP_MAC_init(ctx, nil, 0, nil) == 1 else { throw .openSSL("HMAC computation failed") }
+        for part in parts where !part.isEmpty {
+            let ok = part.withUnsafeBufferPointer { EVP_MAC_update(ctx, $0.baseAddress, $0.count) == 1 }
+            guard ok else { throw .openSSL("HMAC computation failed") }
+        }
+        let size = digest.size
+        return try SecureBytes.filling(count: size) { (output) throws(CryptoError) in
+            var outLength = 0
+            guard EVP_MAC_final(ctx, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &outLength, output.count) == 1,
+                  outLength == size
+            else { throw .openSSL("HMAC computation failed") }
+        }
+    }
+
     /// Whether `mac` is the MAC of `data`, compared in constant time.
     package func isValid(_ mac: some ContiguousBytesLike, for data: some ContiguousBytesLike) -> Bool {
         // The expected MAC goes to a stack buffer: no allocation per check.

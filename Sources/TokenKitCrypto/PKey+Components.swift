@@ -18,6 +18,8 @@ package enum KeyComponents: Sendable {
     case rsa(n: [UInt8], e: [UInt8], privateParts: RSAPrivateComponents?)
     case ec(curve: ECCurve, x: [UInt8], y: [UInt8], d: SecureBytes?)
     case okp(ed448: Bool, x: [UInt8], d: SecureBytes?)
+    /// An X25519 key (JWK `kty` OKP, `crv` X25519; RFC 8037 §2): key agreement only.
+    case x25519(x: [UInt8], d: SecureBytes?)
 }
 
 extension PKey {
@@ -32,6 +34,8 @@ extension PKey {
             try self.init(curve: curve, x: x, y: y, d: d)
         case .okp(let ed448, let x, let d):
             try self.init(okpEd448: ed448, x: x, d: d)
+        case .x25519(let x, let d):
+            try self.init(rawType: EVP_PKEY_X25519, name: "X25519", size: 32, x: x, d: d)
         }
     }
 
@@ -75,9 +79,12 @@ extension PKey {
     }
 
     private convenience init(okpEd448: Bool, x: [UInt8], d: SecureBytes?) throws(CryptoError) {
-        let size = okpEd448 ? 57 : 32
-        let type = okpEd448 ? EVP_PKEY_ED448 : EVP_PKEY_ED25519
-        let name = okpEd448 ? "Ed448" : "Ed25519"
+        try self.init(rawType: okpEd448 ? EVP_PKEY_ED448 : EVP_PKEY_ED25519, name: okpEd448 ? "Ed448" : "Ed25519",
+                      size: okpEd448 ? 57 : 32, x: x, d: d)
+    }
+
+    /// An OKP key (Ed25519, Ed448, X25519) from its raw public and optional private bytes.
+    private convenience init(rawType type: Int32, name: String, size: Int, x: [UInt8], d: SecureBytes?) throws(CryptoError) {
         guard x.count == size else { throw CryptoError("an \(name) public key must be exactly \(size) bytes") }
         OpenSSLErrorQueue.clear()
         if let d {
@@ -131,6 +138,10 @@ extension PKey {
             let x = try rawPublicKey()
             guard withPrivate else { return .okp(ed448: type == .ed448, x: x, d: nil) }
             return .okp(ed448: type == .ed448, x: x, d: try rawPrivateKey())
+        case .x25519:
+            let x = try rawPublicKey()
+            guard withPrivate else { return .x25519(x: x, d: nil) }
+            return .x25519(x: x, d: try rawPrivateKey())
         }
     }
 

@@ -11,6 +11,7 @@ extension PKey {
         case .ec: algorithm = "EC"
         case .ed25519: algorithm = "ED25519"
         case .ed448: algorithm = "ED448"
+        case .x25519: algorithm = "X25519"
         }
         guard rsaBits >= minimumRSABits, rsaBits <= 16384 else {
             throw CryptoError("RSA keys must have 2048 to 16384 bits")
@@ -24,7 +25,7 @@ extension PKey {
             guard EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(rsaBits)) == 1 else { throw .openSSL("cannot set the RSA key size") }
         case .ec(let curve):
             guard EVP_PKEY_CTX_set_group_name(ctx, curve.groupName) == 1 else { throw .openSSL("cannot select curve \(curve.rawValue)") }
-        case .ed25519, .ed448:
+        case .ed25519, .ed448, .x25519:
             break
         }
         var key: OpaquePointer?

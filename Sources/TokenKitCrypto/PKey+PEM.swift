@@ -75,7 +75,7 @@ extension PKey {
                 OpenSSLErrorQueue.clear()
             case .ec:
                 guard EVP_PKEY_pairwise_check(ctx) == 1 else { throw .openSSL("the private and public halves of the EC key do not match") }
-            case .ed25519, .ed448:
+            case .ed25519, .ed448, .x25519:
                 break  // the public half is always derived from the private one
             }
         }

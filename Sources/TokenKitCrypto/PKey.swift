@@ -5,8 +5,8 @@ internal import COpenSSL
 /// Guarantees: the pointer is freed exactly once, in `deinit`; the key's type is checked at
 /// construction (only RSA of at least 2048 bits without the ROCA fingerprint, RSA-PSS, the
 /// four JWS curves, Ed25519 and Ed448 keys that are neither of small order nor
-/// non-canonically encoded are accepted); the key is never mutated afterwards.
-/// `description` never shows key material.
+/// non-canonically encoded, and — for JWE key agreement — X25519 are accepted); the key is
+/// never mutated afterwards. `description` never shows key material.
 package final class PKey: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the EVP_PKEY is immutable after init. OpenSSL 3 allows concurrent
     // use of one EVP_PKEY from several threads as long as each uses its own EVP_PKEY_CTX /
@@ -54,6 +54,7 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
         case EVP_PKEY_RSA_PSS: type = .rsaPSS
         case EVP_PKEY_ED25519: type = .ed25519
         case EVP_PKEY_ED448: type = .ed448
+        case EVP_PKEY_X25519: type = .x25519
         case EVP_PKEY_EC:
             var name = [CChar](repeating: 0, count: 64)
             var length = 0
@@ -65,7 +66,7 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
             }
             type = .ec(curve)
         default:
-            throw CryptoError("unsupported key type (JWS uses RSA, EC, Ed25519 and Ed448 keys)")
+            throw CryptoError("unsupported key type (JWS uses RSA, EC, Ed25519 and Ed448 keys; JWE also X25519)")
         }
         let bits = Int(EVP_PKEY_get_bits(pointer))
         switch type {
@@ -86,7 +87,13 @@ package final class PKey: @unchecked Sendable, CustomStringConvertible {
         let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil)
         guard let ctx else { throw .openSSL("cannot check the key") }
         defer { EVP_PKEY_CTX_free(ctx) }
-        guard EVP_PKEY_public_check(ctx) == 1 else { throw .openSSL("the public key is invalid") }
+        // Every supported curve has cofactor 1, so a point that is on the curve and not the
+        // point at infinity has the group's order: the quick check (range and on-curve) is
+        // the whole check, and it skips the scalar multiplication by the order that
+        // EVP_PKEY_public_check adds, which costs as much as the ECDH a JWE epk is used for.
+        let checked: Int32
+        if case .ec = type { checked = EVP_PKEY_public_check_quick(ctx) } else { checked = EVP_PKEY_public_check(ctx) }
+        guard checked == 1 else { throw .openSSL("the public key is invalid") }
         return (type, bits)
     }
 

@@ -18,6 +18,8 @@ struct TokenKitCommand: AsyncParsableCommand {
         subcommands: [
             SignCommand.self,
             VerifyCommand.self,
+            EncryptCommand.self,
+            DecryptCommand.self,
             DecodeCommand.self,
             KeygenCommand.self,
             JWKCommand.self,

@@ -33,8 +33,77 @@ public enum PythonInterop {
     /// Runs `python3 interop.py ARGS…`; returns the exit status and stderr.
     @discardableResult
     public static func run(_ arguments: [String]) async throws -> (status: Int32, stderr: String) {
-        let outcome = try await ChildProcess("/usr/bin/env", ["python3", script.path] + arguments, stdout: .discard).run()
+        try await run(script: "interop.py", arguments)
+    }
+
+    /// Runs `python3 Tests/Interop/NAME ARGS…` (interop.py or another peer beside it:
+    /// `x5c_chains.py`, `jwe_peer.py`), awaited off the cooperative pool; returns the exit
+    /// status and stderr.
+    @discardableResult
+    public static func run(script name: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        let path = peerPath(name)
+        let outcome = try await ChildProcess("/usr/bin/env", ["python3", path] + arguments, stdout: .discard).run(timeout: .seconds(300))
         return (outcome.status, outcome.stderrText)
+    }
+
+    /// The path of `Tests/Interop/NAME`.
+    static func peerPath(_ name: String) -> String {
+        script.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// Whether the JWE peer (`jwe_peer.py check`: joserfc, jwcrypto and cryptography) is usable.
+    /// Checked once, blocking (a one-time wait on first use, like ``available``).
+    public static let jwePeerAvailable: Bool = (try? ChildProcess(
+        "/usr/bin/env", ["python3", peerPath("jwe_peer.py"), "check"], stdout: .discard).runBlocking(timeout: .seconds(300)).status) == 0
+    /// Whether the JWE interop suites run (they then fail if the peer is unusable).
+    public static let jwePeerEnabled = jwePeerAvailable || required
+    /// The visible reason the JWE interop suites are skipped.
+    public static let jwePeerSkipMessage: Comment = "python3 with joserfc and jwcrypto is not available: JWE interop tests skipped (set TOKENKIT_REQUIRE_INTEROP=1 to make this a failure)"
+
+    /// Records a failure when interop is required but the JWE peer is unusable.
+    public static func requireJWEPeer(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if !jwePeerAvailable {
+            Issue.record("TOKENKIT_REQUIRE_INTEROP=1 but python3 with joserfc and jwcrypto is not available (scripts/install-prerequisites installs them)", sourceLocation: sourceLocation)
+        }
+        return jwePeerAvailable
+    }
+
+    /// Runs `x5c_chains.py generate` into a fresh directory and returns the directory and its
+    /// manifest (the scenarios the x5c suites check). The caller removes the directory.
+    public static func generateX5CChains() async throws -> (directory: URL, manifest: X5CManifest) {
+        let directory = try temporaryDirectory()
+        let run = try await run(script: "x5c_chains.py", ["generate", directory.path])
+        guard run.status == 0 else { throw PeerFailed(description: "x5c_chains.py generate failed: \(run.stderr)") }
+        let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        return (directory, try JSONDecoder().decode(X5CManifest.self, from: data))
+    }
+
+    /// A peer script that exited with a failure.
+    public struct PeerFailed: Error, CustomStringConvertible {
+        /// What failed, with the script's stderr.
+        public let description: String
+        /// A failure described by `description`.
+        public init(description: String) { self.description = description }
+    }
+
+    /// The scenarios x5c_chains.py writes.
+    public struct X5CManifest: Codable, Sendable {
+        /// The verification time (UNIX seconds) every scenario is built around.
+        public var now: Double
+        /// The scenarios, in order.
+        public var cases: [X5CCase]
+    }
+
+    /// One x5c scenario: a trusted root file, a token, and the outcome.
+    public struct X5CCase: Codable, Sendable {
+        /// The scenario's name (e.g. `leaf-expired`).
+        public var name: String
+        /// The PEM file of the root to trust.
+        public var root: String
+        /// The compact JWS with its `x5c` header.
+        public var token: String
+        /// `"ok"`, or text the refusal's reason must contain.
+        public var expect: String
     }
 
     /// A fresh temporary directory, removed by the caller.

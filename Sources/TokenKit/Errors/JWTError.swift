@@ -59,6 +59,17 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A key source has no keys and could not load them (e.g. the JWKS endpoint is
         /// down and no earlier key set is within its maximum staleness).
         public static let keysUnavailable = Code("keys-unavailable")
+        /// A JWE did not decrypt: a wrong key, a failed key unwrap, a bad tag or bad padding —
+        /// deliberately one code and one reason for all of them (no decryption oracle).
+        public static let decryptionFailed = Code("decryption-failed")
+        /// A JWE header asks for compression (`zip`), which TokenKit refuses (decompression bombs).
+        public static let compressionRefused = Code("compression-refused")
+        /// A JWE's ephemeral public key (`epk`) is not a valid point, or not on the recipient
+        /// key's curve (the invalid-curve attack).
+        public static let invalidEphemeralKey = Code("invalid-ephemeral-key")
+        /// A JWS's `x5c` certificate chain is missing, malformed, or does not verify to a
+        /// trusted root under the policy (the reason starts with "certificate chain:").
+        public static let certificateChain = Code("certificate-chain")
     }
 
     /// The kind of failure.

@@ -43,7 +43,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
             switch key.type {
             case .rsa, .rsaPSS: "RSA"
             case .ec: "EC"
-            case .ed25519, .ed448: "OKP"
+            case .ed25519, .ed448, .x25519: "OKP"
             }
         }
     }
@@ -101,6 +101,7 @@ public struct JWTKey: Sendable, CustomStringConvertible {
         let key: PKey
         do { key = try PKey(pem: pem) } catch { throw .invalidKey("cannot read PEM key", cause: error) }
         let fitting = JWTAlgorithm.algorithms(for: key.type)
+        guard !fitting.isEmpty else { throw .invalidKey("an \(key.type) key cannot sign or verify (it is for JWE key agreement: use JWEKey)") }
         self.init(material: .asymmetric(key), keyID: keyID,
                   algorithms: try Self.narrow(fitting, to: algorithms, what: "a \(key.type) key"))
     }

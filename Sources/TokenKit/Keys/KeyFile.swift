@@ -102,7 +102,7 @@ public struct KeyFile: Sendable {
 
     /// The bytes as text with surrounding whitespace removed, or `nil` when they are not
     /// valid UTF-8 (decoding would have replaced a sequence, so the round trip differs).
-    private static func text(of bytes: some Collection<UInt8>) -> String? {
+    static func text(of bytes: some Collection<UInt8>) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.elementsEqual(bytes) else { return nil }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -63,7 +63,16 @@ public struct JWTVerifier: Sendable {
 
     private func checkSignature(_ jws: CompactJWS) throws(JWTError) -> CompactJWS {
         let header = jws.header
-        if header.algorithmName.asciiLowercased.isByteIdentical(to: "none") {
+        let algorithm = try Self.admittedAlgorithm(header, options: options)
+        let candidates = try keys.candidates(forKeyID: header.keyID, algorithm: algorithm)
+        try Self.checkSignature(jws.signature, for: jws.signingInput, algorithm: algorithm, candidates: candidates)
+        return jws
+    }
+
+    /// The header's algorithm after the checks every verifier makes before choosing a key:
+    /// `none` refused, unknown refused, not in `options.algorithms` refused, any `crit` refused.
+    static func admittedAlgorithm(_ header: JWTHeader, options: ValidationOptions) throws(JWTError) -> JWTAlgorithm {
+        if header.algorithmName.isASCIICaseInsensitiveEqual(to: "none") {
             throw JWTError(code: .unsecured, reason: "unsecured tokens (alg \"none\") are never accepted")
         }
         guard let algorithm = header.algorithm else {
@@ -75,9 +84,7 @@ public struct JWTVerifier: Sendable {
         if let critical = header.critical {
             throw JWTError(code: .unsupportedCritical, reason: "unsupported critical header parameter(s): \(critical.map { JSONNameShortener.shorten($0) }.joined(separator: ", "))")
         }
-        let candidates = try keys.candidates(forKeyID: header.keyID, algorithm: algorithm)
-        try Self.checkSignature(jws.signature, for: jws.signingInput, algorithm: algorithm, candidates: candidates)
-        return jws
+        return algorithm
     }
 
     /// Succeeds when one of `candidates` verifies `signature`; otherwise throws the

@@ -59,27 +59,12 @@ public struct KeySourceVerifier: Sendable {
     /// A static verifier over the keys the source gives for `token`, sharing this
     /// verifier's header cache.
     private func verifier(for token: String) async throws(JWTError) -> JWTVerifier {
-        let request = JWTKeyRequest(header: try header(of: token), token: token, limits: options.limits)
+        let request = JWTKeyRequest(header: try headerCache.header(ofToken: token, limits: options.limits), token: token, limits: options.limits)
         if let keys = source.currentKeys(for: request), keys.mayHaveKey(forKeyID: request.header.keyID) {
             return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
         }
         let keys = try await source.loadKeys(for: request)
         return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
-    }
-
-    /// The header, from the cache when this header text was seen before; otherwise parsed
-    /// with the full parser, which reports any problem exactly as ``JWTVerifier`` would.
-    private func header(of token: String) throws(JWTError) -> JWTHeader {
-        let limits = options.limits
-        let cached: JWTHeader?? = token.utf8.withContiguousStorageIfAvailable { bytes -> JWTHeader? in
-            guard bytes.count > 0, bytes.count <= limits.maxTokenBytes, let (first, _) = TokenSplit.dots(bytes) else { return nil }
-            let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
-            return try? headerCache.header(for: headerText, limits: limits) { () throws(JWTError) in
-                try CompactJWS.parseHeader(headerText, limits: limits)
-            }
-        }
-        if let found = cached ?? nil { return found }
-        return try CompactJWS(token, limits: limits).header
     }
 }
 
@@ -91,5 +76,21 @@ extension JWTVerifier {
         self.options = options
         self.headerCache = headerCache
         self.optionsReplicas = optionsReplicas
+    }
+}
+
+extension HeaderCache {
+    /// The header of `token`, from the cache when this header text was seen before; otherwise
+    /// parsed with the full parser, which reports any problem exactly as ``JWTVerifier`` would.
+    func header(ofToken token: String, limits: ParsingLimits) throws(JWTError) -> JWTHeader {
+        let cached: JWTHeader?? = token.utf8.withContiguousStorageIfAvailable { bytes -> JWTHeader? in
+            guard bytes.count > 0, bytes.count <= limits.maxTokenBytes, let (first, _) = TokenSplit.dots(bytes) else { return nil }
+            let headerText = UnsafeBufferPointer(rebasing: bytes[0..<first])
+            return try? header(for: headerText, limits: limits) { () throws(JWTError) in
+                try CompactJWS.parseHeader(headerText, limits: limits)
+            }
+        }
+        if let found = cached ?? nil { return found }
+        return try CompactJWS(token, limits: limits).header
     }
 }
