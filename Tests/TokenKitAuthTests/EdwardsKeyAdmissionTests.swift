@@ -89,7 +89,7 @@ struct EdwardsKeyAdmissionTests {
                 // One shared client for the hundreds of parallel cases (a URLSession per case put
                 // them all on corelibs' one work queue, past the 10 s deadline in CI); which
                 // transport fetches does not matter here: FetchGateTests covers both.
-                let source = try RemoteJWKS(.url(server.url("/jwks")), transport: AsyncHTTPClientTransport.shared, logger: logs.logger())
+                let source = try RemoteJWKS(.url(server.url("/jwks")), transport: AsyncHTTPClientTransport.shared, options: RemoteJWKSOptions(fetch: .unhurried), logger: logs.logger())
                 let keys = try await source.keySet()
                 #expect(source.status.droppedKeys == keys.droppedKeys, "the status shows the set's dropped keys")
                 return keys

@@ -30,7 +30,7 @@ struct RemoteJWKSTelemetryTests {
             }
             let source = try withMetricsFactory(metrics) {
                 try RemoteJWKS(.url(server.url(Self.path)), transport: URLSessionTransport(),
-                               options: RemoteJWKSOptions(minCacheAge: .zero, maxStaleness: .seconds(300)), clock: clock)
+                               options: RemoteJWKSOptions(fetch: .unhurried, minCacheAge: .zero, maxStaleness: .seconds(300)), clock: clock)
             }
             try await source.prewarm()
             #expect(Self.fetches(metrics, "ok") == 1)
@@ -70,7 +70,7 @@ struct RemoteJWKSTelemetryTests {
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1]), headers: [("Cache-Control", "max-age=3600")]))
             let source = try withMetricsFactory(metrics) {
-                try RemoteJWKS(.url(server.url(Self.path)), transport: URLSessionTransport(), clock: clock)
+                try RemoteJWKS(.url(server.url(Self.path)), transport: URLSessionTransport(), options: RemoteJWKSOptions(fetch: .unhurried), clock: clock)
             }
             let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
             _ = try await verifier.verify(try k1.token())
@@ -91,7 +91,7 @@ struct RemoteJWKSTelemetryTests {
         try await ScriptedHTTPServer.with { server in
             let clock = ManualClock()
             await server.state.set(Self.path, .json(try TestSigningKey.jwks([k1])))
-            let source = try RemoteJWKS(.url(server.url(Self.path)), transport: URLSessionTransport(), clock: clock)
+            let source = try RemoteJWKS(.url(server.url(Self.path)), transport: URLSessionTransport(), options: RemoteJWKSOptions(fetch: .unhurried), clock: clock)
             let verifier = KeySourceVerifier(source: source, issuer: .anyIssuer, audience: .anyAudience)
             let tracer = InMemoryTracer()
             try await withTracer(tracer) {

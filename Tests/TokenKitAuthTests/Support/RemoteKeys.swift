@@ -1,6 +1,7 @@
 #if Hummingbird && Postgres
 import Foundation
 import TokenKit
+import TokenKitAuth
 
 /// Signing keys and the JWKS documents a test server publishes for them.
 struct TestSigningKey: Sendable {
@@ -24,5 +25,12 @@ struct TestSigningKey: Sendable {
         let entries = try keys.map { try $0.key.publicKey().jwk() }
         return "{\"keys\":[" + entries.joined(separator: ",") + "]}"
     }
+}
+extension RemoteFetchOptions {
+    /// The fetch options of tests about something other than deadlines (key admission,
+    /// metrics, spans): the default 10 s deadline, missed in CI when hundreds of parallel
+    /// cases share two cores, becomes 60 s. The deadline itself is pinned by FetchGateTests and
+    /// RemoteJWKSTests.
+    static let unhurried = RemoteFetchOptions(timeout: .seconds(60))
 }
 #endif
