@@ -180,11 +180,16 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: The CLI
+        // What the release link adds (scripts/build-tokenkit-release, for scripts/install and
+        // scripts/package-deb), as weak symbols: the commit `tokenkit --version` names, and
+        // libcurl loaded on the first HTTP request instead of at start-up. Other builds have
+        // neither ("commit unknown"; libcurl linked as usual).
+        .systemLibrary(name: "CReleaseLink"),
         .executableTarget(
             name: "tokenkit",
             dependencies: [
                 "TokenKit", "TokenKitStore", "TokenKitSecretService", "TokenKitAuth", "TokenKitURLSession",
-                "TokenKitAudit", "TokenKitPrimitives",
+                "TokenKitAudit", "TokenKitPrimitives", "CReleaseLink",
                 .target(name: "TokenKitPostgres", condition: postgres),  // --backend postgres
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -203,7 +208,9 @@ let package = Package(
                 "TokenKit", "TokenKitRemote",
                 .target(name: "TokenKitHummingbird", condition: hummingbird),
                 .target(name: "TokenKitAsyncHTTPClient", condition: asyncHTTPClient),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Conditional too, so that without the trait (no command line to describe)
+                // swift-argument-parser's generate-manual plugin skips this product.
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: hummingbird),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: hummingbird),

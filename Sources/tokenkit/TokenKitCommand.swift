@@ -14,7 +14,7 @@ struct TokenKitCommand: AsyncParsableCommand {
             Exit codes: 0 success; 1 token rejected, audit finding or entry not found; \
             2 I/O or key error; 64 usage error.
             """,
-        version: "0.1.0",
+        version: BuildVersion.line,
         subcommands: [
             SignCommand.self,
             VerifyCommand.self,

@@ -29,7 +29,7 @@ struct CompactJWS: Sendable {
         guard let (first, second) = bytes.withUnsafeBufferPointer({ TokenSplit.dots($0) }) else {
             let dots = bytes.withUnsafeBufferPointer { TokenSplit.dotCount($0, limit: 5) }
             if dots == 2 { throw .malformed("part 1 (header) is empty") }  // `dots` refuses only that with two
-            if dots == 4 { throw .malformed("encrypted tokens (JWE, five parts) are not supported") }
+            if dots == 4 { throw .malformed("an encrypted token (JWE, five parts) is not a JWS: decrypt it first (JWEDecrypter; tokenkit decrypt)") }
             throw .malformed("expected 3 dot-separated parts, found \(min(dots, 4) + 1)\(dots > 4 ? " or more" : "")")
         }
         let headerPart = bytes[0..<first]

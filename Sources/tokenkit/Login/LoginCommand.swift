@@ -80,7 +80,7 @@ struct LoginCommand: AsyncParsableCommand {
         let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
         // Before the server is contacted: a store that cannot take the login fails the login now.
         try await opened.checkWritable()
-        let transport = URLSessionTransport(timeout: .seconds(30))
+        let transport = try HTTPTransports.urlSession(timeout: .seconds(30))
         let configuration = try await endpoints.configuration(authMethod: authentication.methodName, credentialFile: client.file, transport: transport)
         let tokenSet: TokenSet
         if device {

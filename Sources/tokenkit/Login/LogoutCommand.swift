@@ -41,7 +41,7 @@ struct LogoutCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // Rescuing: a login kept in the rescue file is revoked and deleted there too.
         let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
-        let transport = URLSessionTransport(timeout: .seconds(30))
+        let transport = try HTTPTransports.urlSession(timeout: .seconds(30))
         let outcome = try await SignOut.run(store: opened.store, key: credentialKey, revoke: !noRevoke) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }
             let client: ClientAuthOptions.Resolved

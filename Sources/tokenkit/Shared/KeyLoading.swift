@@ -55,7 +55,8 @@ enum KeyLoading {
     /// loopback; same-origin redirects only; 1 MiB; 10 s; public keys only).
     static func remoteJWKS(_ location: RemoteJWKS.Location) async throws -> JWKSet {
         let source: RemoteJWKS
-        do throws(AuthError) { source = try RemoteJWKS(location, transport: URLSessionTransport(timeout: .seconds(10))) } catch {
+        let transport = try HTTPTransports.urlSession(timeout: .seconds(10))
+        do throws(AuthError) { source = try RemoteJWKS(location, transport: transport) } catch {
             throw CLIFailure.io("refusing to fetch the JWKS: \(error.message)")
         }
         do throws(JWTError) { return try await source.keySet() } catch { throw CLIFailure.io("cannot fetch the JWKS: \(error.reason)") }

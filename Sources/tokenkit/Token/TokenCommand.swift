@@ -92,7 +92,7 @@ struct TokenCommand: AsyncParsableCommand {
         let flagged = try clientAuth.fromFlags()
         let environment = ProcessInfo.processInfo.environment
         let opened = try await backend.openStore(key: credentialKey, rescuing: true, environment: environment)
-        let http = URLSessionTransport(timeout: .seconds(timeoutSeconds))
+        let http = try HTTPTransports.urlSession(timeout: .seconds(timeoutSeconds))
         let discovered = try await client.discoveredTarget(tokenEndpoint: tokenEndpoint, clientID: clientID, transport: http)
         let (endpoint, clientID): (URL, String)
         var idTokenIssuer: IDTokenIssuer?

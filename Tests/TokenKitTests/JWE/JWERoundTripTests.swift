@@ -95,4 +95,13 @@ struct JWERoundTripTests {
         #expect(token.utf8.count > 900_000 && token.utf8.count <= 1024 * 1024)
         #expect(try JWEDecrypter(key: key).decrypt(token).plaintext == big)
     }
+
+    @Test("a JWE given to a JWS verifier is refused as malformed, saying to decrypt it first")
+    func jweGivenToVerifier() throws {
+        let key = try JWEKey.generate(for: .rsaOAEP256)
+        let token = try JWEEncrypter(recipient: try key.publicKey(), algorithm: .rsaOAEP256).encrypt(Array("{}".utf8))
+        let verifier = JWTVerifier(key: try JWTKey.generate(for: .es256).publicKey())
+        let error = expectJWTError(.malformed) { try verifier.verify(token) }
+        #expect(error?.reason.contains("decrypt it first") == true, "\(error?.reason ?? "")")
+    }
 }
