@@ -49,8 +49,17 @@ struct AuditTerminalOutputTests {
     func progressLine() async throws {
         let file = try tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        // Tokens keep coming after the first second (progress is drawn only from then on).
-        let command = #"(cat "$FILE"; sleep 1.5; cat "$FILE"; sleep 0.5; cat "$FILE") | "$TOKENKIT" audit --now 1700000000 --no-fail-on"#
+        // Tokens keep coming more than a second after tokenkit started reading (progress is
+        // drawn only from then on). The first part is larger than a pipe's 64 KiB buffer, so
+        // `cat` returns only once tokenkit is reading: the pause is measured from then, not
+        // from the pipeline's start, however long a loaded machine takes to start tokenkit.
+        let lines = try String(contentsOfFile: file, encoding: .utf8)
+        let large = file + ".large"
+        let largeBytes = Data(String(repeating: lines, count: 4000).utf8)
+        #expect(largeBytes.count > 4 * 65536)
+        try largeBytes.write(to: URL(fileURLWithPath: large))
+        defer { try? FileManager.default.removeItem(atPath: large) }
+        let command = #"(cat "$FILE.large"; sleep 1.5; cat "$FILE"; sleep 0.5; cat "$FILE") | "$TOKENKIT" audit --now 1700000000 --no-fail-on"#
         let screen = try await onTerminal(command, file: file)
         #expect(screen.contains("\r\u{1B}[Kaudited "), "\(screen.debugDescription)")
         #expect(screen.contains(" tokens ("))
