@@ -4,8 +4,9 @@ import Glibc
 #endif
 
 // TokenKit benchmark: TokenKit vs vapor/jwt-kit vs the raw OpenSSL primitive, single-threaded;
-// then TokenKit's verify on 1 vs 2 threads (--op verify-2-threads) and through a warm remote
-// JWKS vs a static key (--op verify-remote-jwks).
+// then TokenKit's verify on 1 vs 2 threads (--op verify-2-threads), through a warm remote
+// JWKS vs a static key (--op verify-remote-jwks), and JWE decrypt and x5c verify beside their
+// raw OpenSSL primitives (--op jose).
 // Usage: TokenKitBench [--json] [--quick] [--runs N] [--seconds S] [--alg HS256,ES256] [--op sign,verify]
 //                      [--no-extras]
 
@@ -15,7 +16,7 @@ struct Options {
     var runs = 5
     var seconds = 0.4
     var algs = Alg.allCases
-    var ops = ["sign", "verify", "verify-distinct", "decode", "verify-2-threads", "verify-remote-jwks"]
+    var ops = ["sign", "verify", "verify-distinct", "decode", "verify-2-threads", "verify-remote-jwks", "jose"]
     /// Tokens in the stream of the verify-distinct row (HS256, ES256, EdDSA only).
     var distinctTokens = 100_000
     var libs = ["tokenkit", "jwt-kit", "openssl-raw"]
@@ -263,6 +264,9 @@ var scalingRows: [Scaling.Row] = []
 if runsTokenKit, options.ops.contains("verify-2-threads") { scalingRows = try Scaling.run(options: options) }
 var remoteRows: [RemoteKeysBench.Row] = []
 if runsTokenKit, options.ops.contains("verify-remote-jwks") { remoteRows = try await RemoteKeysBench.run(options: options) }
+// Issue 28 rows: JWE decrypt and x5c verify beside the raw OpenSSL primitives.
+var joseRows: [JOSEBench.Row] = []
+if runsTokenKit, options.ops.contains("jose") { joseRows = try JOSEBench.run(options: options) }
 
 // MARK: - Extras (audit, stores)
 
@@ -314,6 +318,10 @@ for r in remoteRows {
     jsonLines.append("{\"lib\":\"tokenkit\",\"alg\":\"\(r.alg.rawValue)\",\"op\":\"verify-remote-jwks\",\"static_ops_per_s\":\(jsonNumber(r.staticKey)),\"static_source_ops_per_s\":\(jsonNumber(r.staticSource)),\"remote_ops_per_s\":\(jsonNumber(r.remote)),\"remote_vs_static\":\(jsonRatio(r.ratio)),\"fetches\":\(r.fetches)}")
 }
 
+for r in joseRows {
+    jsonLines.append("{\"lib\":\"tokenkit\",\"op\":\"\(r.name)\",\"ops_per_s\":\(jsonNumber(r.tokenkit)),\"openssl_raw_ops_per_s\":\(jsonNumber(r.raw)),\"vs_openssl_raw\":\(jsonRatio(r.ratio))}")
+}
+
 if !options.json {
     var table = "\nTokenKit benchmark — single-threaded ops/s (\(useWallClock ? "wall clock" : "per second of process CPU time")), median of \(options.runs) run(s) of ~\(options.seconds)s each\n"
     table += "(openssl-raw: the OpenSSL primitive alone, in process, same key and signing input: hash + EVP_PKEY_sign/verify on a\n"
@@ -355,6 +363,14 @@ if !options.json {
         for r in remoteRows {
             table += [pad(r.alg.rawValue, 6, right: false), pad(formatNumber(r.staticKey), 12), pad(formatNumber(r.staticSource), 12),
                       pad(formatNumber(r.remote), 12), pad(String(format: "%.3f", r.ratio), 14), pad("\(r.fetches)", 8)].joined(separator: " ") + "\n"
+        }
+    }
+    if !joseRows.isEmpty {
+        table += "\nJWE decrypt and x5c verify beside the raw OpenSSL primitives they use, ops/s (\(useWallClock ? "wall" : "CPU") clock; goal tk/raw >= 0.9)\n"
+        table += [pad("row", 34, right: false), pad("tokenkit", 12), pad("openssl-raw", 12), pad("tk/raw", 8)].joined(separator: " ") + "\n"
+        for r in joseRows {
+            table += [pad(r.name, 34, right: false), pad(formatNumber(r.tokenkit), 12), pad(formatNumber(r.raw), 12),
+                      pad(String(format: "%.2f×", r.ratio), 8)].joined(separator: " ") + "\n"
         }
     }
     if !extraLines.isEmpty {

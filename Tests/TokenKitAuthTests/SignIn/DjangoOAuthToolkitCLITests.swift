@@ -95,7 +95,8 @@ struct DjangoOAuthToolkitCLITests {
             "$TK" login --device --service app --account dev --issuer "$TOKENKIT_OAUTH_ISSUER" \
                 --client-id "$TOKENKIT_OAUTH_DEVICE_CLIENT_ID" --scope read --timeout 60 "$@" 2>"$ERR" &
             pid=$!
-            for _ in $(seq 100); do grep -q 'enter the code' "$ERR" && break; sleep 0.1; done
+            # Up to the login's own 60 s (a loaded machine may take seconds to reach the prompt).
+            for _ in $(seq 600); do grep -q 'enter the code' "$ERR" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
             code=$(sed -n 's/.*enter the code \\([A-Z0-9]*\\).*/\\1/p' "$ERR")
             "$TOKENKIT_OAUTH_BROWSER" --device "$code" || exit 90
             wait $pid
