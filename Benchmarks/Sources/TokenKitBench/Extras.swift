@@ -1,3 +1,4 @@
+import BenchCore
 import Dispatch
 import TokenKit
 #if canImport(Glibc)
@@ -189,9 +190,4 @@ enum Extras {
         waitpid(pid, &status, 0)
         return (status >> 8) & 0xFF
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
 }

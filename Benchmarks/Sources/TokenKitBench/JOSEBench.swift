@@ -1,3 +1,4 @@
+import BenchCore
 import CBenchSupport
 import Foundation
 import TokenKit

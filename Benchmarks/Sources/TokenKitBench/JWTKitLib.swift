@@ -1,3 +1,4 @@
+import BenchCore
 import JWTKit
 import Foundation
 

@@ -1,3 +1,4 @@
+import BenchCore
 #if canImport(Glibc)
 import Glibc
 #endif

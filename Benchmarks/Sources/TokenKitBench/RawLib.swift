@@ -1,3 +1,4 @@
+import BenchCore
 import CBenchSupport
 
 /// The raw OpenSSL primitive (see raw.c): the limit, no JWT work.

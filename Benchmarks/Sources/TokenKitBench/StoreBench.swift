@@ -1,6 +1,7 @@
 // Store round trips (save + load of one credential). Compiled when the root package has the
 // encrypted-file and Secret Service stores: Benchmarks/run then passes -DTOKENKIT_HAS_STORES.
 #if TOKENKIT_HAS_STORES
+import BenchCore
 import Foundation
 import TokenKitStore
 import TokenKitSecretService

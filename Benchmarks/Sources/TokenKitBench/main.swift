@@ -1,3 +1,4 @@
+import BenchCore
 import CBenchSupport
 #if canImport(Glibc)
 import Glibc
@@ -61,72 +62,6 @@ enum FileHandleOut {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 showProgress = !options.json
 func progress(_ s: String) { if showProgress { FileHandleOut.err(s) } }
-
-// MARK: - Timing
-
-/// ops/s of `body`, run for about `seconds` after a calibration.
-func measure(seconds: Double, _ body: () throws -> Void) rethrows -> Double {
-    var n = 1
-    var elapsed: UInt64 = 0
-    // Calibrate: double the batch until it takes >= 5 % of the budget.
-    while true {
-        let t0 = benchNanos()
-        for _ in 0..<n { try body() }
-        elapsed = benchNanos() - t0
-        if Double(elapsed) >= seconds * 0.05e9 || n >= 1 << 30 { break }
-        n *= 2
-    }
-    let perOp = Double(elapsed) / Double(n)
-    let iterations = max(1, Int(seconds * 1e9 / max(perOp, 1)))
-    let t0 = benchNanos()
-    for _ in 0..<iterations { try body() }
-    let t = benchNanos() - t0
-    return Double(iterations) / (Double(t) / 1e9)
-}
-
-func measureAsync(seconds: Double, _ body: () async throws -> Void) async rethrows -> Double {
-    var n = 1
-    var elapsed: UInt64 = 0
-    while true {
-        let t0 = benchNanos()
-        for _ in 0..<n { try await body() }
-        elapsed = benchNanos() - t0
-        if Double(elapsed) >= seconds * 0.05e9 || n >= 1 << 30 { break }
-        n *= 2
-    }
-    let perOp = Double(elapsed) / Double(n)
-    let iterations = max(1, Int(seconds * 1e9 / max(perOp, 1)))
-    let t0 = benchNanos()
-    for _ in 0..<iterations { try await body() }
-    let t = benchNanos() - t0
-    return Double(iterations) / (Double(t) / 1e9)
-}
-
-func allocations(_ count: Int, _ body: () throws -> Void) rethrows -> Double {
-    try body()
-    cbench_alloc_counting(1)
-    let before = cbench_alloc_count()
-    for _ in 0..<count { try body() }
-    let after = cbench_alloc_count()
-    cbench_alloc_counting(0)
-    return Double(after - before) / Double(count)
-}
-
-func allocationsAsync(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
-    try await body()
-    cbench_alloc_counting(1)
-    let before = cbench_alloc_count()
-    for _ in 0..<count { try await body() }
-    let after = cbench_alloc_count()
-    cbench_alloc_counting(0)
-    return Double(after - before) / Double(count)
-}
-
-func median(_ xs: [Double]) -> Double {
-    guard !xs.isEmpty else { return .nan }
-    let s = xs.sorted()
-    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-}
 
 // MARK: - Output
 

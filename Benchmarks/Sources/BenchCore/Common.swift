@@ -3,27 +3,34 @@ import Glibc
 #endif
 
 /// The algorithms measured.
-enum Alg: String, CaseIterable, Sendable {
+public enum Alg: String, CaseIterable, Sendable {
     case hs256 = "HS256", rs256 = "RS256", ps256 = "PS256", es256 = "ES256", es384 = "ES384", eddsa = "EdDSA"
 }
 
 /// What every library is given: the same key and the same claims.
-struct KeyMaterial: Sendable {
-    let alg: Alg
+public struct KeyMaterial: Sendable {
+    public let alg: Alg
     /// The HMAC secret (HS256) or a PKCS#8 private key PEM.
-    let secret: [UInt8]
-    let privatePEM: String
-    let publicPEM: String
+    public let secret: [UInt8]
+    public let privatePEM: String
+    public let publicPEM: String
+
+    public init(alg: Alg, secret: [UInt8], privatePEM: String, publicPEM: String) {
+        self.alg = alg
+        self.secret = secret
+        self.privatePEM = privatePEM
+        self.publicPEM = publicPEM
+    }
 }
 
-enum Claims {
-    static let issuer = "https://auth.example.com/realms/production"
-    static let audience = "api.example.com"
-    static let subject = "user-8f14e45fceea167a5a36dedd4bea2543"
-    static let name = "Jane Q. Example-Longname"
-    static let roles = ["reader", "writer", "billing-admin", "support"]
-    static let tenant = "tenant-7c9e6679"
-    static func times() -> (iat: Int64, exp: Int64) {
+public enum Claims {
+    public static let issuer = "https://auth.example.com/realms/production"
+    public static let audience = "api.example.com"
+    public static let subject = "user-8f14e45fceea167a5a36dedd4bea2543"
+    public static let name = "Jane Q. Example-Longname"
+    public static let roles = ["reader", "writer", "billing-admin", "support"]
+    public static let tenant = "tenant-7c9e6679"
+    public static func times() -> (iat: Int64, exp: Int64) {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         let now = Int64(ts.tv_sec)
@@ -32,29 +39,31 @@ enum Claims {
 }
 
 /// One library's operations for one algorithm, ready to loop.
-struct Case {
-    var sign: (() throws -> Void)?
-    var verify: (() throws -> Void)?
-    var decode: (() throws -> Void)?
-    var asyncSign: (() async throws -> Void)?
-    var asyncVerify: (() async throws -> Void)?
-    var asyncDecode: (() async throws -> Void)?
+public struct Case {
+    public var sign: (() throws -> Void)?
+    public var verify: (() throws -> Void)?
+    public var decode: (() throws -> Void)?
+    public var asyncSign: (() async throws -> Void)?
+    public var asyncVerify: (() async throws -> Void)?
+    public var asyncDecode: (() async throws -> Void)?
     /// Verifies the next token of a stream of distinct tokens (one issuer; different
     /// sub/jti/exp), cycling through it: what a server sees, unlike the one-token loop.
-    var verifyDistinct: (() throws -> Void)?
-    var asyncVerifyDistinct: (() async throws -> Void)?
+    public var verifyDistinct: (() throws -> Void)?
+    public var asyncVerifyDistinct: (() async throws -> Void)?
+
+    public init() {}
 }
 
 /// The algorithms the distinct-token row is measured for: signing 100,000 tokens beforehand
 /// must take seconds, not minutes (RSA and ES384 signing would).
-let distinctTokenAlgs: Set<Alg> = [.hs256, .es256, .eddsa]
+public let distinctTokenAlgs: Set<Alg> = [.hs256, .es256, .eddsa]
 
 /// A position in a token stream, advanced by each verification.
-final class StreamCursor {
-    let tokens: [String]
+public final class StreamCursor {
+    public let tokens: [String]
     private var index = 0
-    init(_ tokens: [String]) { self.tokens = tokens }
-    @inline(__always) func next() -> String {
+    public init(_ tokens: [String]) { self.tokens = tokens }
+    @inline(__always) public func next() -> String {
         let token = tokens[index]
         index = index + 1 == tokens.count ? 0 : index + 1
         return token
@@ -62,7 +71,7 @@ final class StreamCursor {
 }
 
 /// Wall-clock nanoseconds (monotonic).
-@inline(__always) func nowNanos() -> UInt64 {
+@inline(__always) public func nowNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
@@ -71,19 +80,19 @@ final class StreamCursor {
 /// The clock the per-operation loops use: process CPU time by default (the machine is
 /// shared, and time spent descheduled is not the library's; process rather than thread time
 /// so that jwt-kit's actor hops to other threads are counted), wall time with --wall.
-nonisolated(unsafe) var useWallClock = false
+nonisolated(unsafe) public var useWallClock = false
 
-@inline(__always) func benchNanos() -> UInt64 {
+@inline(__always) public func benchNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(useWallClock ? CLOCK_MONOTONIC : CLOCK_PROCESS_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
 /// Whether progress goes to stderr (off with --json).
-nonisolated(unsafe) var showProgress = true
+nonisolated(unsafe) public var showProgress = true
 
 /// Process CPU time in nanoseconds (all threads).
-@inline(__always) func cpuNanos() -> UInt64 {
+@inline(__always) public func cpuNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
@@ -91,7 +100,7 @@ nonisolated(unsafe) var showProgress = true
 
 extension Case {
     /// The synchronous loop body for `op` ("sign", "verify", "verify-distinct", "decode").
-    func body(_ op: String) -> (() throws -> Void)? {
+    public func body(_ op: String) -> (() throws -> Void)? {
         switch op {
         case "sign": sign
         case "verify": verify
@@ -102,7 +111,7 @@ extension Case {
     }
 
     /// The asynchronous loop body for `op`.
-    func asyncBody(_ op: String) -> (() async throws -> Void)? {
+    public func asyncBody(_ op: String) -> (() async throws -> Void)? {
         switch op {
         case "sign": asyncSign
         case "verify": asyncVerify
@@ -111,4 +120,10 @@ extension Case {
         default: nil
         }
     }
+}
+
+/// A benchmark's own failure (setup, I/O), with what went wrong.
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
 }

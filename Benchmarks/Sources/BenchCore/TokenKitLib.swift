@@ -1,8 +1,8 @@
 import TokenKit
 
 /// TokenKit, the library under test.
-enum TokenKitLib {
-    static func material(for alg: Alg) throws -> KeyMaterial {
+public enum TokenKitLib {
+    public static func material(for alg: Alg) throws -> KeyMaterial {
         switch alg {
         case .hs256:
             var secret = [UInt8](repeating: 0, count: 32)
@@ -14,7 +14,7 @@ enum TokenKitLib {
         }
     }
 
-    static func algorithm(_ alg: Alg) -> JWTAlgorithm {
+    public static func algorithm(_ alg: Alg) -> JWTAlgorithm {
         switch alg {
         case .hs256: .hs256
         case .rs256: .rs256
@@ -25,7 +25,7 @@ enum TokenKitLib {
         }
     }
 
-    static func claims() -> JWTClaims {
+    public static func claims() -> JWTClaims {
         let (iat, exp) = Claims.times()
         var claims = JWTClaims()
         claims["sub"] = .string(Claims.subject)
@@ -39,14 +39,14 @@ enum TokenKitLib {
         return claims
     }
 
-    struct Setup {
-        let signer: JWTSigner
-        let verifier: JWTVerifier
-        let claims: JWTClaims
-        let token: String
+    public struct Setup {
+        public let signer: JWTSigner
+        public let verifier: JWTVerifier
+        public let claims: JWTClaims
+        public let token: String
     }
 
-    static func setup(_ m: KeyMaterial) throws -> Setup {
+    public static func setup(_ m: KeyMaterial) throws -> Setup {
         let alg = algorithm(m.alg)
         let signingKey: JWTKey, verifyingKey: JWTKey
         if m.alg == .hs256 {
@@ -64,7 +64,7 @@ enum TokenKitLib {
         return Setup(signer: signer, verifier: verifier, claims: claims, token: token)
     }
 
-    static func makeCase(_ m: KeyMaterial) throws -> (Case, token: String) {
+    public static func makeCase(_ m: KeyMaterial) throws -> (Case, token: String) {
         let s = try setup(m)
         // Sanity: the token verifies and has the claims.
         let verified = try s.verifier.verify(s.token)
@@ -80,7 +80,7 @@ enum TokenKitLib {
 
     /// `count` distinct tokens signed with `m`'s key: one issuer and audience, a different
     /// `sub`, `jti` and `exp` in each (exp spread over 10 minutes past the hour ahead).
-    static func distinctTokens(_ m: KeyMaterial, count: Int) throws -> [String] {
+    public static func distinctTokens(_ m: KeyMaterial, count: Int) throws -> [String] {
         let s = try setup(m)
         let (iat, exp) = Claims.times()
         var claims = s.claims
@@ -98,7 +98,7 @@ enum TokenKitLib {
     }
 
     /// A verify loop over a stream of distinct tokens.
-    static func distinctCase(_ m: KeyMaterial, tokens: [String]) throws -> () throws -> Void {
+    public static func distinctCase(_ m: KeyMaterial, tokens: [String]) throws -> () throws -> Void {
         let verifier = try setup(m).verifier
         for token in tokens.prefix(100) { _ = try verifier.verify(token) }  // sanity
         let cursor = StreamCursor(tokens)
@@ -106,7 +106,7 @@ enum TokenKitLib {
     }
 
     /// Verifies a token made by another library (cross-check that both sides agree).
-    static func crossVerify(_ m: KeyMaterial, token: String) -> Bool {
+    public static func crossVerify(_ m: KeyMaterial, token: String) -> Bool {
         guard let s = try? setup(m) else { return false }
         return (try? s.verifier.verify(token)) != nil
     }

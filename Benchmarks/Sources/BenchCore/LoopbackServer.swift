@@ -6,18 +6,18 @@ import Glibc
 /// A minimal HTTP/1.1 server on 127.0.0.1 that answers every request with one fixed JSON
 /// body (here: a JWKS document), one connection at a time, on a thread of its own. Enough
 /// for a `RemoteJWKS` to warm up through a real fetch; it lives until the process exits.
-final class LoopbackServer: @unchecked Sendable {
+public final class LoopbackServer: @unchecked Sendable {
     // @unchecked Sendable: `requests` is only touched under `lock`; the rest is immutable.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let response: [UInt8]
     private let lock = NSLock()
     private var requests = 0
 
     /// Requests answered so far.
-    var requestCount: Int { lock.withLock { requests } }
+    public var requestCount: Int { lock.withLock { requests } }
 
-    init(body: String, cacheControl: String = "max-age=3600") throws {
+    public init(body: String, cacheControl: String = "max-age=3600") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BenchError("socket failed") }
         var address = sockaddr_in()
@@ -43,7 +43,7 @@ final class LoopbackServer: @unchecked Sendable {
     }
 
     /// The URL of the served document.
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/.well-known/jwks.json")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/.well-known/jwks.json")! }
 
     private func serve() {
         while true {
