@@ -4,7 +4,7 @@ import Hummingbird
 import Metrics
 import NIOCore
 import Prometheus
-import TokenKitAuth
+import TokenKitRemote
 
 /// The Prometheus backend of `resource-server` and its `GET /metrics` page.
 ///
