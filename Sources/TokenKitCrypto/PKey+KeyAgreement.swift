@@ -33,3 +33,31 @@ extension PKey {
         return secret
     }
 }
+
+extension PKey {
+    /// The EC public key at (`x`, `y`) on this key's curve: a key-agreement peer such as a
+    /// JWE `epk`.
+    ///
+    /// Built on a copy of this key's group (`EVP_PKEY_copy_parameters`, then
+    /// `EVP_PKEY_set1_encoded_public_key` with the uncompressed point) instead of a group
+    /// constructed from the curve's name (`EVP_PKEY_fromdata`), which costs about half as
+    /// much as the ECDH the key is used for. Guarantees: the coordinates are exactly the
+    /// curve's size, and the key passes the same admission gate as every other key
+    /// (``init(taking:isPrivate:)``: the point is on this curve). Does not: accept compressed
+    /// points, or any curve other than this key's.
+    package func ecPeer(x: [UInt8], y: [UInt8]) throws(CryptoError) -> PKey {
+        guard case .ec(let curve) = type else { throw CryptoError("a \(type) key has no EC peer") }
+        let size = curve.coordinateSize
+        guard x.count == size, y.count == size else {
+            throw CryptoError("EC coordinates for \(curve.rawValue) must be exactly \(size) bytes")
+        }
+        OpenSSLErrorQueue.clear()
+        guard let peer = EVP_PKEY_new() else { throw .openSSL("cannot allocate a key") }
+        let owned = OwnedPKey(peer)
+        let point = [0x04] + x + y
+        guard EVP_PKEY_copy_parameters(peer, pointer) == 1,
+              EVP_PKEY_set1_encoded_public_key(peer, point, point.count) == 1
+        else { throw .openSSL("the public key is invalid") }
+        return try PKey(taking: owned.release(), isPrivate: false)
+    }
+}

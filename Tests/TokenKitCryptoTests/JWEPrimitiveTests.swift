@@ -116,6 +116,40 @@ struct JWEPrimitiveTests {
         #expect(derived.bytes == (try b64url("VqqN6vgjbSBcIijNcacQGg")))
     }
 
+    @Test("the Concat KDF's two-block outputs (48 and 64 bytes) match OpenSSL's SSKDF (openssl kdf … SSKDF)")
+    func concatKDFTwoBlocks() throws {
+        let z = SecureBytes(try Hex.decode("9e56d91d817135d372834283bf84269cfb316ea3da806a48f6daa7798cfe90c4"))
+        func field(_ text: String) -> [UInt8] { [0, 0, 0, UInt8(text.utf8.count)] + Array(text.utf8) }
+        let expected = [
+            48: "60597bbf9eb991c5162f19f3728c27440a74602fa26ace48796b6a9322dd13cbc26d50be3342992dccb45c81a7b5d5b7",
+            64: "3986aa79f6396420e580e5d3890f623fee5d4522307929eb99ee3425a001ecc175b1754e3fb644ce825034b562523e9a8806bca8d76afa861e9b79515803225d",
+        ]
+        for (length, enc) in [(48, "A192CBC-HS384"), (64, "A256CBC-HS512")] {
+            let otherInfo = field(enc) + field("Alice") + field("Bob") + [0, 0, UInt8((length * 8) >> 8), UInt8((length * 8) & 0xFF)]
+            #expect(try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: otherInfo, length: length).bytes == Hex.decode(expected[length] ?? ""))
+        }
+        #expect(throws: CryptoError.self) { try ConcatKDF.deriveKey(sharedSecret: z, otherInfo: [], length: 65) }
+    }
+
+    @Test("an EC peer built on the recipient's group agrees like one built from its coordinates, and an off-curve or mis-sized point is refused")
+    func ecPeerOnRecipientGroup() throws {
+        for curve in [ECCurve.p256, .p384, .p521] {
+            let recipient = try PKey.generate(.ec(curve))
+            let sender = try PKey.generate(.ec(curve))
+            guard case .ec(_, let x, let y, _) = try sender.components(includePrivate: false) else { Issue.record("not EC"); continue }
+            let peer = try recipient.ecPeer(x: x, y: y)
+            #expect(peer.type == .ec(curve))
+            #expect(!peer.isPrivate)
+            #expect(try recipient.sharedSecret(with: peer).bytes == sender.sharedSecret(with: try recipient.publicKey()).bytes)
+            var offCurve = y
+            offCurve[offCurve.count - 1] ^= 1
+            #expect(throws: CryptoError.self) { try recipient.ecPeer(x: x, y: offCurve) }
+            #expect(throws: CryptoError.self) { try recipient.ecPeer(x: Array(x.dropFirst()), y: y) }
+        }
+        let edwards = try PKey.generate(.ed25519)
+        #expect(throws: CryptoError.self) { try edwards.ecPeer(x: [1], y: [2]) }
+    }
+
     @Test("X25519 matches RFC 7748 §6.1 and refuses a small-order peer and a key of another type")
     func x25519() throws {
         let alice = try PKey(components: .x25519(x: try Hex.decode("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a"),

@@ -27,12 +27,14 @@ enum JOSEBench {
     static func run(options: Options) throws -> [Row] {
         var rows: [Row] = []
         for (name, make) in [("decrypt ECDH-ES A256GCM", ecdhES), ("decrypt RSA-OAEP-256 A256GCM", rsaOAEP256), ("x5c verify ES256 3-level, cached", x5c)] {
+            if let only = options.joseRow, !name.contains(only) { continue }
             progress("\(name)…\n")
             let (tokenkit, raw) = try make()
             var a: [Double] = [], b: [Double] = []
             for _ in 0..<options.runs {
-                a.append(try measure(seconds: options.seconds, tokenkit))
-                b.append(try measure(seconds: options.seconds, raw))
+                // --lib tokenkit or --lib openssl-raw times one side alone (for a profiler).
+                if options.libs.contains("tokenkit") { a.append(try measure(seconds: options.seconds, tokenkit)) }
+                if options.libs.contains("openssl-raw") { b.append(try measure(seconds: options.seconds, raw)) }
             }
             rows.append(Row(name: name, tokenkit: median(a), raw: median(b)))
         }

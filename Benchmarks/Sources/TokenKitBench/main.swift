@@ -9,7 +9,7 @@ import Glibc
 // JWKS vs a static key (--op verify-remote-jwks), and JWE decrypt and x5c verify beside their
 // raw OpenSSL primitives (--op jose).
 // Usage: TokenKitBench [--json] [--quick] [--runs N] [--seconds S] [--alg HS256,ES256] [--op sign,verify]
-//                      [--no-extras]
+//                      [--no-extras] [--jose-row SUBSTRING]
 
 struct Options {
     var json = false
@@ -25,6 +25,8 @@ struct Options {
     var auditTokens = 1_000_000
     var tokenkitCLI: String? = nil
     var opensslSpeed = true
+    /// `--op jose`: only the rows whose name contains this (e.g. "ECDH"), for profiling.
+    var joseRow: String? = nil
 
     init(_ args: [String]) {
         var i = 0
@@ -45,6 +47,7 @@ struct Options {
             case "--audit-tokens": auditTokens = Int(next()) ?? auditTokens
             case "--tokenkit-cli": tokenkitCLI = next()
             case "--distinct-tokens": distinctTokens = max(1, Int(next()) ?? distinctTokens)
+            case "--jose-row": joseRow = next()
             default:
                 FileHandleOut.err("unknown option \(args[i])\n")
                 exit(2)
@@ -201,7 +204,7 @@ var remoteRows: [RemoteKeysBench.Row] = []
 if runsTokenKit, options.ops.contains("verify-remote-jwks") { remoteRows = try await RemoteKeysBench.run(options: options) }
 // Issue 28 rows: JWE decrypt and x5c verify beside the raw OpenSSL primitives.
 var joseRows: [JOSEBench.Row] = []
-if runsTokenKit, options.ops.contains("jose") { joseRows = try JOSEBench.run(options: options) }
+if runsTokenKit || options.libs.contains("openssl-raw"), options.ops.contains("jose") { joseRows = try JOSEBench.run(options: options) }
 
 // MARK: - Extras (audit, stores)
 

@@ -27,7 +27,13 @@ enum ECDHESAgreement {
         guard claimed == recipient.type else {
             throw invalid("\"epk\" is on \(claimed) but the recipient's key is \(recipient.type)")
         }
-        do { return try PKey(components: components) } catch {
+        do {
+            // An EC point is put on a copy of the recipient's group (the same curve, checked
+            // above), which is cheaper than building the group from its name; X25519 keys
+            // are raw bytes either way. Both pass the key admission gate.
+            if case .ec(_, let x, let y, _) = components { return try recipient.ecPeer(x: x, y: y) }
+            return try PKey(components: components)
+        } catch {
             throw JWTError(code: .invalidEphemeralKey, reason: "invalid ephemeral key: \"epk\" is not a valid \(claimed) public key: \(error.message)",
                            underlyingError: error, underlyingReasons: error.openSSLReasons)
         }
