@@ -65,7 +65,7 @@ struct LogoutCommand: AsyncParsableCommand {
         guard outcome.deleted else {
             throw CLIFailure.rejected("nothing is stored for \(credentialKey)")
         }
-        LoginRecording.forget(credentialKey, environment: environment)
+        LoginRecording.forget(credentialKey, deletedFrom: opened.record, environment: environment)
         StandardStreams.writeError("signed out of \(credentialKey) (\(outcome.revoked && outcome.revocationError == nil ? "revoked, " : "")deleted from \(opened.store.backendName))")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TokenKitStore
 
 extension StoreCommand {
@@ -18,6 +19,8 @@ extension StoreCommand {
                 guard try await opened.store.delete(key) else {
                     throw CLIFailure.notFound("no credential stored for service \"\(key.service)\" account \"\(key.account)\" (\(opened.store.backendName) backend)")
                 }
+                // Whatever was deleted, a login record for this key now points at nothing.
+                LoginRecording.forget(key, deletedFrom: opened.record, environment: ProcessInfo.processInfo.environment)
                 StandardStreams.printOutput("deleted \(StoreFormat.shown(key.service)) / \(StoreFormat.shown(key.account)) from \(opened.store.backendName)")
             }
         }

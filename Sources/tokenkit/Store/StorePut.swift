@@ -3,7 +3,8 @@ import Foundation
 import TokenKitStore
 
 extension StoreCommand {
-    /// `tokenkit store put`: stores the secret read from stdin.
+    /// `tokenkit store put`: stores the secret read from stdin; a token set (`--token-set`) is
+    /// recorded as a login's, like `tokenkit login` records it.
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "put",
@@ -36,6 +37,9 @@ extension StoreCommand {
                 }
                 let opened = try await backend.openStore(key: key)
                 try await opened.store.save(credential, for: key)
+                // A token set is a login (as `tokenkit login` stores it): record where it is, so
+                // `token`, `logout` and `store get` look in this backend. Raw secrets are not.
+                if tokenSet { LoginRecording.record(opened.record, for: key, environment: ProcessInfo.processInfo.environment) }
                 StandardStreams.printOutput("stored \(credential.kind) (\(credential.secret.count) bytes) for \(StoreFormat.shown(key.service)) / \(StoreFormat.shown(key.account)) in \(opened.store.backendName)")
             }
         }

@@ -94,6 +94,40 @@ struct BackendChoiceCLITests {
         }
     }
 
+    @Test("store put --token-set records the login's backend like login does; store delete forgets it only when it deletes from that backend")
+    func storePutRecordsTokenSets() async throws {
+        let cli = try CLIProcess.locate()
+        let sandbox = try KeyringFixture.Sandbox()
+        defer { sandbox.remove() }
+        try await KeyringFixture.withKeyring { keyring in
+            let env = KeyringFixture.environment(sandbox, keyring)
+            let file = ["--backend", "file", "--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
+            let passphrase = ["--passphrase-file", sandbox.passphrasePath]
+            let put = try await cli.run(["store", "put", "--token-set"] + Self.key + file,
+                                        stdin: #"{"access_token":"at-1","token_type":"Bearer","expires_at":4102444800}"#, environment: env)
+            #expect(put.status == 0, "stderr: \(put.stderr)")
+            // Auto would pick the keyring; the record sends `store get` to the file.
+            let get = try await cli.run(["store", "get"] + Self.key + passphrase, environment: env)
+            #expect(get.status == 0, "stderr: \(get.stderr)")
+            #expect(get.stdout.contains("backend: file: recorded by `tokenkit login`"), "stdout: \(get.stdout)")
+            // A raw secret is not a login: no record for it, and deleting it from the keyring
+            // keeps the record of the file that still holds the token set.
+            let raw = try await cli.run(["store", "put", "--backend", "secret-service"] + Self.key, stdin: "S", environment: env)
+            #expect(raw.status == 0, "stderr: \(raw.stderr)")
+            let deleteOther = try await cli.run(["store", "delete", "--backend", "secret-service"] + Self.key, environment: env)
+            #expect(deleteOther.status == 0, "stderr: \(deleteOther.stderr)")
+            let still = try await cli.run(["store", "get"] + Self.key + passphrase, environment: env)
+            #expect(still.stdout.contains("backend: file: recorded by `tokenkit login`"), "stdout: \(still.stdout)")
+            // Deleting it where it is recorded forgets the record: auto decides again (the keyring, now empty).
+            let delete = try await cli.run(["store", "delete"] + Self.key + passphrase, environment: env)
+            #expect(delete.status == 0, "stderr: \(delete.stderr)")
+            #expect(delete.stdout.contains("from file"), "stdout: \(delete.stdout)")
+            let after = try await cli.run(["store", "get"] + Self.key, environment: env)
+            #expect(after.status == 1, "stderr: \(after.stderr)")
+            #expect(after.stderr.contains("secret-service"), "stderr: \(after.stderr)")
+        }
+    }
+
     @Test("TOKENKIT_BACKEND chooses the default backend; --backend still wins; a wrong value is a usage error")
     func environmentVariable() async throws {
         let cli = try CLIProcess.locate()
