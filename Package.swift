@@ -399,6 +399,25 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: hummingbird),
             ],
             swiftSettings: strictSettings),
+        // Issue 27 item 2: every ```swift block of README.md, Examples/README.md and the DocC
+        // articles, extracted by scripts/extract-snippets into Generated/ and compiled here as
+        // written; the blocks use every integration, so they compile in a build with all three
+        // traits (scripts/test builds every trait) and the target says so otherwise.
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [
+                "TokenKit", "TokenKitStore", "TokenKitRemote", "TokenKitAuth", "TokenKitURLSession", "TokenKitTestSupport",
+                .target(name: "TokenKitPostgres", condition: postgres),
+                .target(name: "TokenKitHummingbird", condition: hummingbird),
+                .target(name: "TokenKitAsyncHTTPClient", condition: asyncHTTPClient),
+                .product(name: "Hummingbird", package: "hummingbird", condition: hummingbird),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: hummingbird),
+            ],
+            swiftSettings: strictSettings + [
+                .define("TOKENKIT_README_SNIPPETS_POSTGRES", .when(traits: ["Postgres"])),
+                .define("TOKENKIT_README_SNIPPETS_HUMMINGBIRD", .when(traits: ["Hummingbird"])),
+                .define("TOKENKIT_README_SNIPPETS_ASYNCHTTPCLIENT", .when(traits: ["AsyncHTTPClient"])),
+            ]),
 
         // MARK: Fuzzing (issue 9)
         // libFuzzer harnesses under Fuzz/, seed corpora in Fuzz/Corpus/. `scripts/fuzz` builds
