@@ -61,11 +61,17 @@ extension PKey {
         try checkConsistency()
     }
 
-    private convenience init(curve: ECCurve, x: [UInt8], y: [UInt8], d: SecureBytes?) throws(CryptoError) {
+    /// Refuses EC coordinates that are not exactly `curve`'s size (JWK and JWE `epk` alike).
+    static func checkCoordinates(_ x: [UInt8], _ y: [UInt8], on curve: ECCurve) throws(CryptoError) {
         let size = curve.coordinateSize
         guard x.count == size, y.count == size else {
             throw CryptoError("EC coordinates for \(curve.rawValue) must be exactly \(size) bytes")
         }
+    }
+
+    private convenience init(curve: ECCurve, x: [UInt8], y: [UInt8], d: SecureBytes?) throws(CryptoError) {
+        try Self.checkCoordinates(x, y, on: curve)
+        let size = curve.coordinateSize
         if let d, d.count != size { throw CryptoError("the EC private key for \(curve.rawValue) must be exactly \(size) bytes") }
         let builder = try ParamBuilder()
         try builder.pushString(OSSL_PKEY_PARAM_GROUP_NAME, curve.groupName)

@@ -47,10 +47,7 @@ extension PKey {
     /// points, or any curve other than this key's.
     package func ecPeer(x: [UInt8], y: [UInt8]) throws(CryptoError) -> PKey {
         guard case .ec(let curve) = type else { throw CryptoError("a \(type) key has no EC peer") }
-        let size = curve.coordinateSize
-        guard x.count == size, y.count == size else {
-            throw CryptoError("EC coordinates for \(curve.rawValue) must be exactly \(size) bytes")
-        }
+        try Self.checkCoordinates(x, y, on: curve)
         OpenSSLErrorQueue.clear()
         guard let peer = EVP_PKEY_new() else { throw .openSSL("cannot allocate a key") }
         let owned = OwnedPKey(peer)
