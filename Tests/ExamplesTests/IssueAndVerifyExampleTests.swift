@@ -6,8 +6,7 @@ import TokenKitTestSupport
 @Suite("Examples")
 struct IssueAndVerifyExampleTests {
     static func runExample(_ name: String) async throws -> (status: Int32, output: String) {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let outcome = try await ChildProcess(directory.appendingPathComponent(name).path, stdin: .inherit).run()
+        let outcome = try await ChildProcess(try BuiltBinary.path(named: name), stdin: .inherit).run()
         // Both streams, stdout first (the assertions look for lines in either).
         return (outcome.status, outcome.stdoutText + outcome.stderrText)
     }

@@ -31,8 +31,7 @@ struct ResourceServerExampleTests {
         let running: ChildProcess.Running
 
         init(arguments: [String]) throws {
-            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            running = try ChildProcess(directory.appendingPathComponent("resource-server").path, arguments, stdin: .inherit).start()
+            running = try ChildProcess(try BuiltBinary.path(named: "resource-server"), arguments, stdin: .inherit).start()
         }
 
         /// The first stdout line, waited for on a thread of its own (so the cooperative pool,

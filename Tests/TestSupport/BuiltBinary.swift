@@ -11,20 +11,19 @@ public enum BuiltBinary {
 
     /// The path of the built executable `name`.
     ///
-    /// For `tokenkit`, `TOKENKIT_CLI` (or the older `TOKENKIT_BIN`) names the binary to run
-    /// instead when set (scripts/test runs the hostile-input suites again against the release
-    /// build that way); it must be an executable file. Otherwise the directories of the test
+    /// An environment variable may name the binary to run instead (scripts/test runs suites
+    /// again against release builds that way): ``overrideVariables(for:)`` lists them; the
+    /// first one set must name an executable file. Otherwise the directories of the test
     /// executable and bundle are searched, walking up a few levels (the test bundle may be a
     /// directory).
     public static func path(named name: String) throws -> String {
-        if name == "tokenkit" {
-            let environment = ProcessInfo.processInfo.environment
-            if let chosen = [environment["TOKENKIT_CLI"], environment["TOKENKIT_BIN"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
-                guard FileManager.default.isExecutableFile(atPath: chosen) else {
-                    throw Missing(description: "TOKENKIT_CLI=\(chosen) is not an executable file")
-                }
-                return chosen
+        let environment = ProcessInfo.processInfo.environment
+        for variable in overrideVariables(for: name) {
+            guard let chosen = environment[variable], !chosen.isEmpty else { continue }
+            guard FileManager.default.isExecutableFile(atPath: chosen) else {
+                throw Missing(description: "\(variable)=\(chosen) is not an executable file")
             }
+            return chosen
         }
         var starts: [URL] = [URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()]
         if let main = Bundle.main.executableURL { starts.append(main.deletingLastPathComponent()) }
@@ -38,5 +37,13 @@ public enum BuiltBinary {
             }
         }
         throw Missing(description: "cannot find \(name) next to the test executable (looked from \(starts.map(\.path)))")
+    }
+
+    /// The environment variables that may name another build of `name`, in order:
+    /// `TOKENKIT_CLI` (or the older `TOKENKIT_BIN`) for `tokenkit`; for every other executable,
+    /// `TOKENKIT_BIN_` and its name in capitals with `-` as `_` (`TOKENKIT_BIN_RESOURCE_SERVER`).
+    public static func overrideVariables(for name: String) -> [String] {
+        if name == "tokenkit" { return ["TOKENKIT_CLI", "TOKENKIT_BIN"] }
+        return ["TOKENKIT_BIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")]
     }
 }

@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_149() async throws {
-    // README.md:149
+@Sendable func README_153() async throws {
+    // README.md:153
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_169() async throws {
-    // README.md:169
+@Sendable func README_173() async throws {
+    // README.md:173
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_198() async throws {
-    // README.md:198
+@Sendable func README_202() async throws {
+    // README.md:202
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_224() async throws {
-    // README.md:224
+@Sendable func README_228() async throws {
+    // README.md:228
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_259() async throws {
-    // README.md:259
+@Sendable func README_263() async throws {
+    // README.md:263
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_287() async throws {
-    // README.md:287
+@Sendable func README_291() async throws {
+    // README.md:291
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_351() async throws {
-    // README.md:351
+@Sendable func README_355() async throws {
+    // README.md:355
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_435() async throws {
-    // README.md:435
+@Sendable func README_439() async throws {
+    // README.md:439
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_490() async throws {
-    // README.md:490
+@Sendable func README_494() async throws {
+    // README.md:494
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_552() async throws {
-    // README.md:552
+@Sendable func README_556() async throws {
+    // README.md:556
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 149, runnable: true, body: README_149),
-        .init(document: "README.md", line: 169, runnable: false, body: README_169),
-        .init(document: "README.md", line: 198, runnable: false, body: README_198),
-        .init(document: "README.md", line: 224, runnable: false, body: README_224),
-        .init(document: "README.md", line: 259, runnable: false, body: README_259),
-        .init(document: "README.md", line: 287, runnable: false, body: README_287),
-        .init(document: "README.md", line: 351, runnable: false, body: README_351),
-        .init(document: "README.md", line: 435, runnable: false, body: README_435),
-        .init(document: "README.md", line: 490, runnable: false, body: README_490),
-        .init(document: "README.md", line: 552, runnable: false, body: README_552),
+        .init(document: "README.md", line: 153, runnable: true, body: README_153),
+        .init(document: "README.md", line: 173, runnable: false, body: README_173),
+        .init(document: "README.md", line: 202, runnable: false, body: README_202),
+        .init(document: "README.md", line: 228, runnable: false, body: README_228),
+        .init(document: "README.md", line: 263, runnable: false, body: README_263),
+        .init(document: "README.md", line: 291, runnable: false, body: README_291),
+        .init(document: "README.md", line: 355, runnable: false, body: README_355),
+        .init(document: "README.md", line: 439, runnable: false, body: README_439),
+        .init(document: "README.md", line: 494, runnable: false, body: README_494),
+        .init(document: "README.md", line: 556, runnable: false, body: README_556),
     ]
 }
 #endif
