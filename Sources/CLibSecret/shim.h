@@ -88,18 +88,21 @@ static inline gint tokenkit_bus_hello(GDBusConnection *connection, gint timeout_
 }
 
 // Calls a method of the bus daemon that takes one string, or none, and returns a boolean or
-// a string array; g_variant_new is variadic, hence these shims.
-// Returns 1/0 for the answer, -1 with *error set.
+// a string array. Built with GLib's non-variadic calls only (g_variant_new and g_variant_get
+// are variadic, which the release build's lazy loader, Packaging/lazy-libsecret.c, cannot
+// forward). Returns 1/0 for the answer, -1 with *error set.
 static inline gint tokenkit_bus_name_has_owner(GDBusConnection *connection, const char *name,
                                                gint timeout_msec, GCancellable *cancellable, GError **error) {
+    GVariant *argument = g_variant_new_string(name);
     GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-        "org.freedesktop.DBus", "NameHasOwner", g_variant_new("(s)", name), G_VARIANT_TYPE("(b)"),
+        "org.freedesktop.DBus", "NameHasOwner", g_variant_new_tuple(&argument, 1), G_VARIANT_TYPE("(b)"),
         G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout_msec, cancellable, error);
     if (reply == NULL) return -1;
-    gboolean owned = FALSE;
-    g_variant_get(reply, "(b)", &owned);
+    GVariant *owned = g_variant_get_child_value(reply, 0);
+    gint answer = g_variant_get_boolean(owned) ? 1 : 0;
+    g_variant_unref(owned);
     g_variant_unref(reply);
-    return owned ? 1 : 0;
+    return answer;
 }
 static inline gint tokenkit_bus_name_is_activatable(GDBusConnection *connection, const char *name,
                                                     gint timeout_msec, GCancellable *cancellable, GError **error) {
@@ -107,15 +110,30 @@ static inline gint tokenkit_bus_name_is_activatable(GDBusConnection *connection,
         "org.freedesktop.DBus", "ListActivatableNames", NULL, G_VARIANT_TYPE("(as)"),
         G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout_msec, cancellable, error);
     if (reply == NULL) return -1;
-    GVariantIter *iter = NULL;
-    const char *candidate = NULL;
+    GVariant *names = g_variant_get_child_value(reply, 0);
     gint found = 0;
-    g_variant_get(reply, "(as)", &iter);
-    while (g_variant_iter_loop(iter, "&s", &candidate)) {
-        if (g_strcmp0(candidate, name) == 0) found = 1;
+    gsize count = g_variant_n_children(names);
+    for (gsize i = 0; i < count && !found; i++) {
+        GVariant *candidate = g_variant_get_child_value(names, i);
+        if (g_strcmp0(g_variant_get_string(candidate, NULL), name) == 0) found = 1;
+        g_variant_unref(candidate);
     }
-    g_variant_iter_free(iter);
+    g_variant_unref(names);
     g_variant_unref(reply);
     return found;
 }
+
+// The release build's lazy loader of libsecret (Packaging/lazy-libsecret.c, linked in by
+// scripts/build-tokenkit-release): a weak symbol, undefined (address 0) in every other build,
+// where libsecret is linked the ordinary way and always usable.
+extern int tokenkit_libsecret_load(const char **reason) __attribute__((weak));
+
+/// 1 when libsecret can be called: linked normally (no loader), or the loader loaded it.
+/// Else 0, with the loader's reason (a static NUL-terminated string) in *reason. Nothing of
+/// GLib or libsecret may be called before this said 1.
+static inline int tokenkit_libsecret_ready(const char **reason) {
+    if (tokenkit_libsecret_load == 0) return 1;
+    return tokenkit_libsecret_load(reason);
+}
+
 #endif

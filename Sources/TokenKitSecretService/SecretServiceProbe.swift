@@ -48,6 +48,13 @@ public enum SecretServiceProbe {
                 isAvailable: false,
                 reason: "no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus socket")
         }
+        // The one gate before any GLib or libsecret call (every store operation starts with
+        // this check): the release CLI loads libsecret on first use, and may find none.
+        var unloadable: UnsafePointer<CChar>? = nil
+        guard tokenkit_libsecret_ready(&unloadable) != 0 else {
+            let reason = unloadable.map { String(cString: $0) } ?? "unknown reason"
+            return SecretServiceStatus(isAvailable: false, reason: "libsecret cannot be loaded (\(reason)); install libsecret-1-0")
+        }
         let deadline = Deadline(timeout)
         defer { deadline.finish() }
         // Not MESSAGE_BUS_CONNECTION: GDBus would then send Hello itself, without our

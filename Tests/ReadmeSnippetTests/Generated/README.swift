@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_153() async throws {
-    // README.md:153
+@Sendable func README_155() async throws {
+    // README.md:155
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_173() async throws {
-    // README.md:173
+@Sendable func README_175() async throws {
+    // README.md:175
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_202() async throws {
-    // README.md:202
+@Sendable func README_204() async throws {
+    // README.md:204
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_228() async throws {
-    // README.md:228
+@Sendable func README_230() async throws {
+    // README.md:230
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_263() async throws {
-    // README.md:263
+@Sendable func README_265() async throws {
+    // README.md:265
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_291() async throws {
-    // README.md:291
+@Sendable func README_293() async throws {
+    // README.md:293
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_355() async throws {
-    // README.md:355
+@Sendable func README_357() async throws {
+    // README.md:357
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_439() async throws {
-    // README.md:439
+@Sendable func README_441() async throws {
+    // README.md:441
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_494() async throws {
-    // README.md:494
+@Sendable func README_496() async throws {
+    // README.md:496
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_556() async throws {
-    // README.md:556
+@Sendable func README_558() async throws {
+    // README.md:558
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 153, runnable: true, body: README_153),
-        .init(document: "README.md", line: 173, runnable: false, body: README_173),
-        .init(document: "README.md", line: 202, runnable: false, body: README_202),
-        .init(document: "README.md", line: 228, runnable: false, body: README_228),
-        .init(document: "README.md", line: 263, runnable: false, body: README_263),
-        .init(document: "README.md", line: 291, runnable: false, body: README_291),
-        .init(document: "README.md", line: 355, runnable: false, body: README_355),
-        .init(document: "README.md", line: 439, runnable: false, body: README_439),
-        .init(document: "README.md", line: 494, runnable: false, body: README_494),
-        .init(document: "README.md", line: 556, runnable: false, body: README_556),
+        .init(document: "README.md", line: 155, runnable: true, body: README_155),
+        .init(document: "README.md", line: 175, runnable: false, body: README_175),
+        .init(document: "README.md", line: 204, runnable: false, body: README_204),
+        .init(document: "README.md", line: 230, runnable: false, body: README_230),
+        .init(document: "README.md", line: 265, runnable: false, body: README_265),
+        .init(document: "README.md", line: 293, runnable: false, body: README_293),
+        .init(document: "README.md", line: 357, runnable: false, body: README_357),
+        .init(document: "README.md", line: 441, runnable: false, body: README_441),
+        .init(document: "README.md", line: 496, runnable: false, body: README_496),
+        .init(document: "README.md", line: 558, runnable: false, body: README_558),
     ]
 }
 #endif
