@@ -2,13 +2,14 @@
 // tokenkit-refresh-stress: a child process for the shared-store refresh tests and the
 // benchmark. Not shipped.
 //
-//   tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [STALL_SECONDS]
+//   tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [STALL]
 //       Runs TASKS concurrent `validAccessToken()` calls on one AuthProvider and prints each
 //       token on its own stdout line. STORE is a postgres:// URL (PostgresTokenStore in table
 //       TABLE + PostgresRefreshLock) or file:PATH (EncryptedFileStore + FileRefreshLock in
-//       PATH's directory; TABLE unused). With STALL_SECONDS, the refresher first prints
-//       "REFRESHING" and sleeps that long while it holds the lock (so a test can SIGKILL the
-//       holder mid-refresh).
+//       PATH's directory; TABLE unused). STALL, while the refresher holds the lock (so a test
+//       can SIGKILL the holder there): SECONDS prints "REFRESHING" and sleeps that long before
+//       the token request; after:SECONDS prints "ROTATED" and sleeps after the server answered
+//       (it has rotated the refresh token) and before the new set reaches the store.
 //   tokenkit-refresh-stress bench-store STORE TABLE COUNT
 //       Times COUNT round trips (save + load of a 300-byte secret) and prints
 //       "p50_us p99_us" (microseconds, wall time).
@@ -23,12 +24,30 @@ import TokenKitPostgres
 import TokenKitStore
 import TokenKitURLSession
 
-/// Prints "REFRESHING", waits, then delegates: makes "killed mid-refresh" observable.
+/// Makes "killed mid-refresh" observable: before the request, prints "REFRESHING" and waits,
+/// then delegates; after the answer, delegates, then prints "ROTATED" and waits before
+/// returning the new set (which the provider then saves).
 struct StallingRefresher: TokenRefresher {
     let inner: any TokenRefresher
     let stall: Duration
+    let afterAnswer: Bool
+
+    /// The stall STALL names (`SECONDS` or `after:SECONDS`), or nil when it names none.
+    init?(inner: any TokenRefresher, spec: String) {
+        let afterAnswer = spec.hasPrefix("after:")
+        guard let seconds = Int(afterAnswer ? String(spec.dropFirst("after:".count)) : spec), seconds >= 0 else { return nil }
+        self.inner = inner
+        self.stall = .seconds(seconds)
+        self.afterAnswer = afterAnswer
+    }
 
     func refresh(_ tokenSet: TokenSet) async throws(AuthError) -> TokenSet {
+        if afterAnswer {
+            let fresh = try await inner.refresh(tokenSet)
+            FileHandle.standardOutput.write(Data("ROTATED\n".utf8))
+            try? await Task.sleep(for: stall)
+            return fresh
+        }
         FileHandle.standardOutput.write(Data("REFRESHING\n".utf8))
         try? await Task.sleep(for: stall)
         return try await inner.refresh(tokenSet)
@@ -38,7 +57,7 @@ struct StallingRefresher: TokenRefresher {
 @main
 struct RefreshStress {
     static let usage = """
-        usage: tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [STALL_SECONDS]
+        usage: tokenkit-refresh-stress STORE TABLE SERVICE ACCOUNT TOKEN_ENDPOINT CLIENT_ID TASKS [SECONDS | after:SECONDS]
                tokenkit-refresh-stress bench-store STORE TABLE COUNT
 
         """
@@ -58,7 +77,10 @@ struct RefreshStress {
             let (store, lock) = try open(args[0], table: args[1])
             let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: endpoint, clientID: args[5], transport: URLSessionTransport(timeout: .seconds(30)))
             var refresher: any TokenRefresher = grant
-            if args.count == 8, let seconds = Int(args[7]) { refresher = StallingRefresher(inner: grant, stall: .seconds(seconds)) }
+            if args.count == 8 {
+                guard let stalling = StallingRefresher(inner: grant, spec: args[7]) else { fail(usage, status: 64) }
+                refresher = stalling
+            }
             let provider = AuthProvider(
                 store: store, key: try CredentialKey(service: args[2], account: args[3]), refresher: refresher, lock: lock)
             let results = await withTaskGroup(of: Result<String, AuthError>.self) { group in

@@ -27,11 +27,33 @@ struct PostgresRefreshProcessTests {
         ]
     }
 
-    func replicaArguments(_ server: OAuthTestServer, table: String, tasks: Int, stall: Int? = nil) -> [String] {
+    /// Where a holder stalls (tokenkit-refresh-stress's STALL): before its token request, or
+    /// after the server answered (and rotated the refresh token) but before the store write.
+    enum Stall {
+        case beforeRequest(seconds: Int)
+        case afterRotation(seconds: Int)
+
+        var argument: String {
+            switch self {
+            case .beforeRequest(let seconds): String(seconds)
+            case .afterRotation(let seconds): "after:\(seconds)"
+            }
+        }
+
+        /// What the holder prints when it reaches the stall.
+        var announcement: String {
+            switch self {
+            case .beforeRequest: "REFRESHING"
+            case .afterRotation: "ROTATED"
+            }
+        }
+    }
+
+    func replicaArguments(_ server: OAuthTestServer, table: String, tasks: Int, stall: Stall? = nil) -> [String] {
         [
             PostgresTestServer.environment["TOKENKIT_TEST_POSTGRES_URL"] ?? "", table, Self.service, Self.account,
             server.tokenEndpoint.absoluteString, OAuthServerState.clientID, String(tasks),
-        ] + (stall.map { [String($0)] } ?? [])
+        ] + (stall.map { [$0.argument] } ?? [])
     }
 
     @Test("8 processes × 50 concurrent tasks at expiry: exactly 1 refresh, and every process ends with the newest token set")
@@ -73,11 +95,11 @@ struct PostgresRefreshProcessTests {
         await store.close()
     }
 
-    /// A fresh table holding an expired login, and a replica that has taken the lock, printed
-    /// REFRESHING and stalls `stall` seconds: `body` gets the holder, the server, the store
-    /// and the seeded set; the holder is killed afterwards.
+    /// A fresh table holding an expired login, and a replica that has taken the lock and
+    /// stalls where `stall` says (having printed its announcement): `body` gets the holder, the
+    /// server, the store and the seeded set; the holder is killed afterwards.
     func withHolderMidRefresh(
-        _ label: String, stall: Int,
+        _ label: String, stall: Stall,
         _ body: @escaping @Sendable (ChildProcess.Running, OAuthTestServer, PostgresTokenStore, String, TokenSet) async throws -> Void
     ) async throws {
         _ = try PostgresTestServer.main()
@@ -93,8 +115,8 @@ struct PostgresRefreshProcessTests {
                 stdin: .inherit, stderr: .discard
             ).start()
             defer { holder.signal(SIGKILL) }
-            let announced = try await holder.waitForStdout(timeout: .seconds(60)) { $0.contains("REFRESHING") }.contains("REFRESHING")
-            #expect(announced)
+            let announced = try await holder.waitForStdout(timeout: .seconds(60)) { $0.contains(stall.announcement) }
+            #expect(announced.contains(stall.announcement), "holder printed: \(announced)")
             try await body(holder, server, store, table, seeded)
         }
         await store.close()
@@ -118,7 +140,7 @@ struct PostgresRefreshProcessTests {
 
     @Test("the lock holder killed with SIGKILL mid-refresh: another process refreshes within 10 s")
     func holderKilled() async throws {
-        try await withHolderMidRefresh("killed", stall: 60) { holder, server, store, table, seeded in
+        try await withHolderMidRefresh("killed", stall: .beforeRequest(seconds: 60)) { holder, server, store, table, seeded in
             holder.signal(SIGKILL)
             #expect(try await holder.wait().signal != nil)
             let started = ContinuousClock.now
@@ -129,9 +151,43 @@ struct PostgresRefreshProcessTests {
         }
     }
 
+    @Test("the holder killed after the server rotated, before the store write: the fleet is told to sign in again, once, and stops asking")
+    func holderKilledAfterRotation() async throws {
+        try await withHolderMidRefresh("rotated", stall: .afterRotation(seconds: 60)) { holder, server, store, table, seeded in
+            // The dangerous window: the server has rotated the refresh token (the new set
+            // lives only in the holder's memory) and the store still holds the old one.
+            #expect(await server.state.refreshCount == 1)
+            holder.signal(SIGKILL)
+            #expect(try await holder.wait().signal != nil)
+            let key = try credentialKey
+            #expect(try await store.load(key).map { try $0.tokenSet().refreshToken } == seeded.refreshToken)
+
+            // The next replica presents the old refresh token once for its 5 tasks: the server
+            // sees a reuse and refuses; every task is told to sign in again, the old set is
+            // cleared, and no second token request is made.
+            let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+            let next = try await replica.run(replicaArguments(server, table: table, tasks: 5), environment: replicaEnvironment(), seconds: 30)
+            #expect(next.status == 1, "stdout: \(next.stdout)")
+            #expect(next.stdout.isEmpty)
+            let errors = next.stderr.split(separator: "\n")
+            #expect(errors.count == 5 && errors.allSatisfy { $0.hasPrefix("error: ") }, "stderr: \(next.stderr)")
+            #expect(await server.state.tokenRequests == 2)
+            #expect(await server.state.reuseDetections == 1)
+            // The set the killed holder was given (lost with it) is dead too: its family is revoked.
+            #expect(await server.state.isRevoked(refreshToken: seeded.refreshToken ?? ""))
+            #expect(try await store.load(key) == nil, "the refused set must be cleared, not retried")
+
+            // A replica after that asks nobody: nothing is stored, so it says so at once.
+            let after = try await replica.run(replicaArguments(server, table: table, tasks: 3), environment: replicaEnvironment(), seconds: 30)
+            #expect(after.status == 1)
+            #expect(after.stderr.contains("no credential is stored"), "stderr: \(after.stderr)")
+            #expect(await server.state.tokenRequests == 2)
+        }
+    }
+
     @Test("the lock holder frozen with SIGSTOP mid-refresh: the server ends its silent session and another process refreshes")
     func holderFrozen() async throws {
-        try await withHolderMidRefresh("frozen", stall: 600) { holder, server, store, table, seeded in
+        try await withHolderMidRefresh("frozen", stall: .beforeRequest(seconds: 600)) { holder, server, store, table, seeded in
             // Frozen, not dead: its connection stays open and its kernel still acknowledges.
             holder.signal(SIGSTOP)
             var environment = replicaEnvironment()
