@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 @Suite("tokenkit audit exit codes and inputs")
 struct AuditExitCodeTests {
@@ -7,19 +8,19 @@ struct AuditExitCodeTests {
     static let expired = Tokens.claims(#""iat":1699990000,"exp":1699999000"#)
 
     @Test func zeroWhenNoFinding() async throws {
-        #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: Self.ok).status == 0)
-        #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: "").status == 0)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now], stdin: Self.ok, environment: .inherited).status == 0)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now], stdin: "", environment: .inherited).status == 0)
     }
 
     @Test func oneWhenAnyFinding() async throws {
-        #expect(try await CLI.run(["audit", "--now", Tokens.now], stdin: Self.expired).status == 1)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now], stdin: Self.expired, environment: .inherited).status == 1)
     }
 
     @Test func failOnSelectsFindings() async throws {
         let noIat = Tokens.claims(#""exp":1700001800"#)
-        #expect(try await CLI.run(["audit", "--now", Tokens.now, "--fail-on", "expired,malformed"], stdin: noIat).status == 0)
-        #expect(try await CLI.run(["audit", "--now", Tokens.now, "--fail-on", "no-iat"], stdin: noIat).status == 1)
-        #expect(try await CLI.run(["audit", "--now", Tokens.now, "--no-fail-on"], stdin: Self.expired).status == 0)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now, "--fail-on", "expired,malformed"], stdin: noIat, environment: .inherited).status == 0)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now, "--fail-on", "no-iat"], stdin: noIat, environment: .inherited).status == 1)
+        #expect(try await TokenKitCLI().run(["audit", "--now", Tokens.now, "--no-fail-on"], stdin: Self.expired, environment: .inherited).status == 0)
     }
 
     @Test(arguments: [
@@ -28,27 +29,29 @@ struct AuditExitCodeTests {
         ["--fail-on", "expired", "--no-fail-on"], ["--format", "xml"],
     ])
     func usageErrorsExit64(arguments: [String]) async throws {
-        let result = try await CLI.run(["audit"] + arguments, stdin: Self.ok)
+        let result = try await TokenKitCLI().run(["audit"] + arguments, stdin: Self.ok, environment: .inherited)
         #expect(result.status == 64)
-        #expect(result.stdout.isEmpty)
+        #expect(result.stdoutText.isEmpty)
         #expect(!result.stderr.isEmpty)
     }
 
     @Test func unreadableFileExits2BeforeAnyOutput() async throws {
-        let good = try CLI.temporaryFile(Self.ok + "\n")
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, good, "/nonexistent/tokens.txt"])
+        let files = try PrivateTemporaryDirectory(prefix: "tokenkit-audit")
+        let good = try files.write("tokens.txt", Self.ok + "\n")
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now, good, "/nonexistent/tokens.txt"], environment: .inherited)
         #expect(result.status == 2)
-        #expect(result.stdout.isEmpty)
+        #expect(result.stdoutText.isEmpty)
         #expect(result.stderr.hasPrefix("error: "))
         #expect(result.stderr.contains("/nonexistent/tokens.txt"))
         let directory = URL(fileURLWithPath: good).deletingLastPathComponent().path
-        #expect(try await CLI.run(["audit", directory]).status == 2)
+        #expect(try await TokenKitCLI().run(["audit", directory], environment: .inherited).status == 2)
     }
 
     @Test func linesCountPerFileAndFileIsThePathAsGiven() async throws {
-        let first = try CLI.temporaryFile("# one\n\(Self.ok)\n")
-        let second = try CLI.temporaryFile("\n\n\(Self.expired)\r\n")
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, first, "-", second], stdin: Self.ok + "\n")
+        let files = try PrivateTemporaryDirectory(prefix: "tokenkit-audit")
+        let first = try files.write("first.txt", "# one\n\(Self.ok)\n")
+        let second = try files.write("second.txt", "\n\n\(Self.expired)\r\n")
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now, first, "-", second], stdin: Self.ok + "\n", environment: .inherited)
         let objects = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.map { $0["file"] as? String } == [first, "-", second])
         #expect(objects.map { $0["line"] as? Int } == [2, 1, 3])
@@ -57,7 +60,7 @@ struct AuditExitCodeTests {
 
     @Test func crlfCommentsBlankLinesAndMalformedLinesGoOn() async throws {
         let input = "# tokens\r\n\r\n\(Self.ok)\r\nnot a token\r\n\u{FF}garbage\n  \(Self.expired)  \r\n"
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now], stdin: input)
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now], stdin: input, environment: .inherited)
         let objects = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.map { $0["line"] as? Int } == [3, 4, 5, 6])
         #expect(objects.map { $0["status"] as? String } == ["ok", "malformed", "malformed", "expired"])
@@ -65,9 +68,9 @@ struct AuditExitCodeTests {
     }
 
     @Test func invalidUTF8BytesAreMalformed() async throws {
-        let path = try CLI.temporaryFile("")
-        try Data([0xC3, 0x28, 0x0A] + Array(Self.ok.utf8) + [0x0A]).write(to: URL(fileURLWithPath: path))
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, path])
+        let files = try PrivateTemporaryDirectory(prefix: "tokenkit-audit")
+        let path = try files.write("tokens.txt", bytes: [0xC3, 0x28, 0x0A] + Array(Self.ok.utf8) + [0x0A])
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now, path], environment: .inherited)
         #expect(result.lines.count == 2)
         #expect(result.lines.first?.contains(#""status":"malformed""#) == true)
         #expect(result.lines.last?.contains(#""status":"ok""#) == true)
@@ -79,7 +82,7 @@ struct AuditOptionTests {
     @Test func durationForms() async throws {
         let token = Tokens.claims(#""iat":1699996400,"exp":1700003600"#)  // lifetime 7200
         for (duration, exceeds) in [("1h", true), ("3600", true), ("120m", false), ("7200s", false), ("1d", false), ("7199", true)] {
-            let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, "--max-lifetime", duration], stdin: token)
+            let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now, "--max-lifetime", duration], stdin: token, environment: .inherited)
             #expect(result.lines.first?.contains("lifetime-exceeds-max") == exceeds, "\(duration)")
         }
     }
@@ -87,21 +90,21 @@ struct AuditOptionTests {
     @Test func nowDefaultsToTheSystemClock() async throws {
         let future = Tokens.claims(#""iat":1700000000,"exp":4000000000"#)
         let past = Tokens.claims(#""iat":1000000000,"exp":1000003600"#)
-        let result = try await CLI.run(["audit", "--json"], stdin: future + "\n" + past)
+        let result = try await TokenKitCLI().run(["audit", "--json"], stdin: future + "\n" + past, environment: .inherited)
         #expect(result.lines.count == 2)
         #expect(result.lines[0].contains(#""status":"ok""#))
         #expect(result.lines[1].contains(#""status":"expired""#))
     }
 
     @Test func fractionalNow() async throws {
-        let result = try await CLI.run(["audit", "--json", "--now", "1700000000.5"], stdin: Tokens.claims(#""iat":1699996400,"exp":1700003600"#))
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", "1700000000.5"], stdin: Tokens.claims(#""iat":1699996400,"exp":1700003600"#), environment: .inherited)
         #expect(result.lines.first?.contains(#""lifetime":7200,"remaining":3599.5,"#) == true)
     }
 
     @Test func helpListsTheCommand() async throws {
-        let result = try await CLI.run(["audit", "--help"])
+        let result = try await TokenKitCLI().run(["audit", "--help"], environment: .inherited)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("--max-lifetime"))
-        #expect(result.stdout.contains("--fail-on"))
+        #expect(result.stdoutText.contains("--max-lifetime"))
+        #expect(result.stdoutText.contains("--fail-on"))
     }
 }

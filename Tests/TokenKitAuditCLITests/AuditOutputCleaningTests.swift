@@ -19,7 +19,7 @@ struct AuditOutputCleaningTests {
 
     @Test("--json escapes every class in kid, iss, sub and aud; the line is valid JSON and decodes to the token's strings")
     func jsonLines() async throws {
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now], stdin: Self.token + "\n")
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now], stdin: Self.token + "\n", environment: .inherited)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.count == 1)
         let line = try #require(result.lines.first)
@@ -33,9 +33,10 @@ struct AuditOutputCleaningTests {
 
     @Test("--json escapes the file name too (a store account or a path)")
     func jsonFileName() async throws {
-        let path = try CLI.temporaryFile(Self.token + "\n", name: "tokens" + String(String.UnicodeScalarView(
-            UnsafeTextSamples.all.map(\.scalar).filter { $0.value != 0 && $0 != "/" })))
-        let result = try await CLI.run(["audit", "--json", "--now", Tokens.now, path])
+        let files = try PrivateTemporaryDirectory(prefix: "tokenkit-audit")
+        let name = "tokens" + String(String.UnicodeScalarView(UnsafeTextSamples.all.map(\.scalar).filter { $0.value != 0 && $0 != "/" }))
+        let path = try files.write(name, Self.token + "\n")
+        let result = try await TokenKitCLI().run(["audit", "--json", "--now", Tokens.now, path], environment: .inherited)
         let line = try #require(result.lines.first, "\(result.stderr)")
         #expect(UnsafeTextSamples.rawSamples(in: line).isEmpty, "\(line.debugDescription)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -45,14 +46,14 @@ struct AuditOutputCleaningTests {
     @Test("the table and CSV show each unsafe character as ?, one row a line")
     func tableAndCSV() async throws {
         for format in ["table", "csv"] {
-            let result = try await CLI.run(["audit", "--format", format, "--now", Tokens.now], stdin: Self.token + "\n", environment: ["NO_COLOR": "1"])
+            let result = try await TokenKitCLI().run(["audit", "--format", format, "--now", Tokens.now], stdin: Self.token + "\n", environment: .inherited(adding: ["NO_COLOR": "1"]))
             #expect(result.status == 0, "\(format): \(result.stderr)")
-            #expect(UnsafeTextSamples.rawSamples(in: result.stdout.replacingOccurrences(of: "\n", with: "")).isEmpty,
-                    "\(format): \(result.stdout.debugDescription)")
+            #expect(UnsafeTextSamples.rawSamples(in: result.stdoutText.replacingOccurrences(of: "\n", with: "")).isEmpty,
+                    "\(format): \(result.stdoutText.debugDescription)")
             if format == "csv" {
-                #expect(result.lines.count == 2, "\(result.stdout.debugDescription)")
+                #expect(result.lines.count == 2, "\(result.stdoutText.debugDescription)")
                 let cleaned = "<" + String(repeating: "?", count: UnsafeTextSamples.all.count) + ">" + UnsafeTextSamples.printable
-                #expect(result.lines.last?.contains(",\(cleaned),\(cleaned),\(cleaned) api,") == true, "\(result.stdout.debugDescription)")
+                #expect(result.lines.last?.contains(",\(cleaned),\(cleaned),\(cleaned) api,") == true, "\(result.stdoutText.debugDescription)")
             }
         }
     }

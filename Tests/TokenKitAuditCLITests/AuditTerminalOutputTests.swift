@@ -18,7 +18,7 @@ struct AuditTerminalOutputTests {
     /// Runs `command` (a shell command line, `$TOKENKIT` and `$FILE` set) on a pseudo-terminal;
     /// returns everything the terminal received.
     func onTerminal(_ command: String, file: String, environment: [String: String] = [:]) async throws -> String {
-        let env = ["PATH": "/usr/bin:/bin", "TOKENKIT": try CLI.binary(), "FILE": file, "TERM": "xterm"].merging(environment) { _, new in new }
+        let env = ["PATH": "/usr/bin:/bin", "TOKENKIT": try TokenKitCLI().path, "FILE": file, "TERM": "xterm"].merging(environment) { _, new in new }
         return try await ChildProcess("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: env, stderr: .discard)
             .run().stdoutText
     }
@@ -40,9 +40,9 @@ struct AuditTerminalOutputTests {
         let screen = try await onTerminal(#""$TOKENKIT" audit --now 1700000000 --no-fail-on "$FILE""#, file: file, environment: ["NO_COLOR": "1"])
         #expect(screen.contains("expired"), "\(screen.debugDescription)")
         #expect(!screen.contains("\u{1B}["))
-        let piped = try await CLI.run(["audit", "--now", "1700000000", "--no-fail-on", file])
-        #expect(piped.stdout.contains("expired"))
-        #expect(!piped.stdout.contains("\u{1B}") && !piped.stderr.contains("\u{1B}"))
+        let piped = try await TokenKitCLI().run(["audit", "--now", "1700000000", "--no-fail-on", file], environment: .inherited)
+        #expect(piped.stdoutText.contains("expired"))
+        #expect(!piped.stdoutText.contains("\u{1B}") && !piped.stderr.contains("\u{1B}"))
     }
 
     @Test("a run longer than a second shows the progress line on the terminal's stderr, then erases it")

@@ -28,16 +28,16 @@ struct ClientCredentialsCommandTests {
         ] + extra + sandbox.backend + ["--scrypt-log-n", "10"]
     }
 
-    func stored(_ cli: CLIProcess, _ sandbox: Sandbox) async throws -> TokenSet {
-        let outcome = try await cli.run(["store", "get", "--reveal"] + Self.key + sandbox.backend, environment: sandbox.environment)
+    func stored(_ cli: TokenKitCLI, _ sandbox: Sandbox) async throws -> TokenSet {
+        let outcome = try await cli.run(["store", "get", "--reveal"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
         #expect(outcome.status == 0, "store get: \(outcome.stderr)")
-        return try TokenSet(jsonBytes: Array(outcome.stdout.utf8))
+        return try TokenSet(jsonBytes: Array(outcome.stdoutText.utf8))
     }
 
-    func runMany(_ cli: CLIProcess, _ arguments: [String], _ sandbox: Sandbox, count: Int) async throws -> [CLIProcess.Outcome] {
-        try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
-            for _ in 0..<count { group.addTask { try await cli.run(arguments, environment: sandbox.environment) } }
-            var all: [CLIProcess.Outcome] = []
+    func runMany(_ cli: TokenKitCLI, _ arguments: [String], _ sandbox: Sandbox, count: Int) async throws -> [CLIResult] {
+        try await withThrowingTaskGroup(of: CLIResult.self) { group in
+            for _ in 0..<count { group.addTask { try await cli.run(arguments, environment: .exactly(sandbox.environment)) } }
+            var all: [CLIResult] = []
             for try await outcome in group { all.append(outcome) }
             return all
         }
@@ -45,43 +45,43 @@ struct ClientCredentialsCommandTests {
 
     @Test("--dpop and a server that answers with a Bearer token: exit 2 with a clear error, nothing cached")
     func dpopAnsweredWithBearer() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(ignoresDPoP: true)
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
-            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: sandbox.environment)
+            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 2, "\(outcome.stderr)")
-            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stdoutText.isEmpty)
             #expect(outcome.stderr.hasPrefix("error: invalid token endpoint response: token_type \"Bearer\" is not DPoP"), "\(outcome.stderr)")
-            let get = try await cli.run(["store", "get"] + Self.key + sandbox.backend, environment: sandbox.environment)
+            let get = try await cli.run(["store", "get"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(get.status == 1)
         }
     }
 
     @Test("another --scope is another cache entry: the token cached for one scope is never printed for another")
     func cacheKeyedByScope() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
-            let read = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "read"]), environment: sandbox.environment)
+            let read = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "read"]), environment: .exactly(sandbox.environment))
             #expect(read.status == 0, "\(read.stderr)")
-            let write = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: sandbox.environment)
+            let write = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: .exactly(sandbox.environment))
             #expect(write.status == 0, "\(write.stderr)")
-            #expect(write.stdout != read.stdout)
+            #expect(write.stdoutText != read.stdoutText)
             #expect(await server.state.issued == 2)
-            let again = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: sandbox.environment)
-            #expect(again.stdout == write.stdout)
+            let again = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: .exactly(sandbox.environment))
+            #expect(again.stdoutText == write.stdoutText)
             #expect(await server.state.issued == 2)
         }
     }
 
     @Test("concurrent processes with nothing stored acquire once (client_secret_basic), print one token, and cache it")
     func acquireOnceAcrossProcesses() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
@@ -93,36 +93,36 @@ struct ClientCredentialsCommandTests {
                 #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
                 #expect(outcome.stderr.isEmpty)
             }
-            let printed = Set(outcomes.map(\.stdout))
+            let printed = Set(outcomes.map(\.stdoutText))
             #expect(printed.count == 1)
             #expect(await server.state.issued == 1)
             let token = try #require(printed.first)
             #expect(try await stored(cli, sandbox).accessToken + "\n" == token)
             #expect(try await stored(cli, sandbox).refreshToken == nil)
             // Cached: no new request while outside the skew...
-            let again = try await cli.run(args, environment: sandbox.environment)
-            #expect(again.stdout == token)
+            let again = try await cli.run(args, environment: .exactly(sandbox.environment))
+            #expect(again.stdoutText == token)
             #expect(await server.state.tokenRequests == 1)
             // ...and re-acquired once, for all processes, within it (300 s left < 10 min skew;
             // the new token lives an hour, so the processes that waited find it fresh).
             await server.state.set(expiresIn: 3600)
             let renewed = try await runMany(cli, args + ["--skew", "10m"], sandbox, count: 6)
-            #expect(Set(renewed.map(\.stdout)).count == 1)
-            #expect(renewed.allSatisfy { $0.status == 0 && $0.stdout != token })
+            #expect(Set(renewed.map(\.stdoutText)).count == 1)
+            #expect(renewed.allSatisfy { $0.status == 0 && $0.stdoutText != token })
             #expect(await server.state.issued == 2)
         }
     }
 
     @Test("client_secret_post with --client-auth post (secret on stdin), and private_key_jwt with --client-key")
     func otherMethods() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(clientAuth: .post)
             let post = try await cli.run(
                 arguments(server, sandbox, ["--client-secret-file", "-", "--client-auth", "post", "--scope", "read"]),
-                stdin: ServiceServerState.clientSecret + "\n", environment: sandbox.environment)
+                stdin: ServiceServerState.clientSecret + "\n", environment: .exactly(sandbox.environment))
             #expect(post.status == 0, "stderr: \(post.stderr)")
             #expect(await server.state.lastForm["client_secret"] == ServiceServerState.clientSecret)
             #expect(await server.state.lastForm["scope"] == "read")
@@ -130,7 +130,7 @@ struct ClientCredentialsCommandTests {
             let key = try JWTKey.generate(for: .es256)
             await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
             let pem = try file(sandbox, "client-key.pem", try key.privateKeyPEM())
-            let jwt = try await cli.run(arguments(server, sandbox, ["--client-key", pem, "--skew", "2h"]), environment: sandbox.environment)
+            let jwt = try await cli.run(arguments(server, sandbox, ["--client-key", pem, "--skew", "2h"]), environment: .exactly(sandbox.environment))
             #expect(jwt.status == 0)
             #expect(await server.state.lastForm["client_assertion"] != nil)
             #expect(await server.state.issued == 2)
@@ -139,44 +139,44 @@ struct ClientCredentialsCommandTests {
 
     @Test("--dpop: the printed token is DPoP-bound and its key is kept in the store")
     func dpop() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(requireDPoP: true)
             await server.state.set(tokenNonceRequired: true)
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret)
-            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: sandbox.environment)
+            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 0)
             let tokens = try await stored(cli, sandbox)
             #expect(tokens.tokenType == "DPoP")
             let jwk = try #require(tokens.dpopKey)
             #expect(await server.state.boundKeys == [try JWTKey(jwk: jwk).thumbprint()])
-            #expect(!outcome.stdout.contains("\"d\""))
+            #expect(!outcome.stdoutText.contains("\"d\""))
         }
     }
 
     @Test("a wrong secret exits 1 with one error line naming invalid_client, never the secret; nothing is stored")
     func refused() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let secret = try file(sandbox, "client-secret", "wrong-secret-value-42")
-            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret]), environment: sandbox.environment)
+            let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 1)
-            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stdoutText.isEmpty)
             #expect(outcome.stderr.hasPrefix("error: ") && outcome.stderr.contains("invalid_client"))
             #expect(outcome.stderr.filter { $0 == "\n" }.count == 1)
             #expect(!outcome.stderr.contains("wrong-secret-value-42"))
-            let after = try await cli.run(["store", "get"] + Self.key + sandbox.backend, environment: sandbox.environment)
+            let after = try await cli.run(["store", "get"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(after.status == 1)
         }
     }
 
     @Test("usage errors exit 64: no secret or key, both, --client-auth without a secret, --dpop on the refresh grant")
     func usage() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let secret = try file(sandbox, "client-secret", "s")
@@ -188,10 +188,10 @@ struct ClientCredentialsCommandTests {
             (["--dpop"], "client-credentials only"),
         ]
         for (extra, message) in cases {
-            let outcome = try await cli.run(base + extra, environment: sandbox.environment)
+            let outcome = try await cli.run(base + extra, environment: .exactly(sandbox.environment))
             #expect(outcome.status == 64, "\(extra): \(outcome.stderr)")
             #expect(outcome.stderr.contains(message), "\(extra): \(outcome.stderr)")
-            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stdoutText.isEmpty)
         }
     }
 }

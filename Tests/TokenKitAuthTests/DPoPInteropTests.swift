@@ -26,7 +26,6 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 /// jwcrypto is missing, unless `TOKENKIT_REQUIRE_INTEROP=1` (set by `scripts/test`).
 enum DPoPPeer {
     static let script = SourceTree.root.appendingPathComponent("Tests/Interop/dpop_check.py")
-    static let python = CLIProcess(executable: URL(fileURLWithPath: "/usr/bin/env"))
     static let required = PythonInterop.required
     static let available: Bool = (try? ChildProcess(
         "/usr/bin/env", ["python3", script.path, "check"], stdin: .inherit, stdout: .discard, stderr: .discard
@@ -53,11 +52,10 @@ enum DPoPPeer {
     /// The checker's verdicts: `nil` for an accepted proof, else the reason it was refused.
     static func verify(_ cases: [Case]) async throws -> [String?] {
         let input = try JSONSerialization.data(withJSONObject: ["cases": cases.map(\.json)])
-        let outcome = try await python.run(
-            ["python3", script.path, "verify"], stdin: String(decoding: input, as: UTF8.self),
-            environment: ProcessInfo.processInfo.environment)
-        try #require(outcome.status == 0, "dpop_check.py failed: \(outcome.stderr)")
-        let parsed = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        let outcome = try await ChildProcess("/usr/bin/env", ["python3", script.path, "verify"], stdin: .bytes(Array(input)))
+            .run(timeout: .seconds(60))
+        try #require(outcome.status == 0, "dpop_check.py failed: \(outcome.stderrText)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(outcome.stdout)) as? [String: Any]
         let results = try #require(parsed?["results"] as? [[String: Any]])
         try #require(results.count == cases.count)
         return results.map { ($0["ok"] as? Bool) == true ? nil : ($0["reason"] as? String ?? "?") }

@@ -1,6 +1,7 @@
 #if Hummingbird && Postgres
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// A discovery document naming another issuer (a mix-up) is a refusal, exit 1 with one
 /// `error:` line, in `tokenkit token --issuer` as in `tokenkit login --issuer`.
@@ -10,7 +11,7 @@ struct DiscoveryIssuerMismatchCLITests {
 
     @Test("token --grant client-credentials and login exit 1 with one error line")
     func issuerMismatchExitsOne() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let secret = sandbox.root + "/client-secret"
@@ -26,13 +27,13 @@ struct DiscoveryIssuerMismatchCLITests {
             let token = try await cli.run(
                 ["token", "--grant", "client-credentials"] + key + ["--issuer", issuer, "--client-id", "svc", "--client-secret-file", secret]
                     + sandbox.backend + ["--scrypt-log-n", "10"],
-                environment: sandbox.environment)
+                environment: .exactly(sandbox.environment))
             let login = try await cli.run(
                 ["login", "--device"] + key + ["--issuer", issuer, "--client-id", "app"] + sandbox.backend + ["--scrypt-log-n", "10"],
-                environment: sandbox.environment)
+                environment: .exactly(sandbox.environment))
             for outcome in [token, login] {
                 #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
-                #expect(outcome.stdout.isEmpty)
+                #expect(outcome.stdoutText.isEmpty)
                 #expect(outcome.stderr.hasPrefix("error: ") && outcome.stderr.contains("expected exactly"), "stderr: \(outcome.stderr)")
                 #expect(outcome.stderr.filter { $0 == "\n" }.count == 1)
             }

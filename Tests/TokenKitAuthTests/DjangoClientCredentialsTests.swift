@@ -24,7 +24,7 @@ struct DjangoClientCredentialsTests {
     @Test("client_secret_basic and client_secret_post each get a token the server says is active; cached, then re-acquired within the skew")
     func basicAndPost() async throws {
         let server = try DjangoServer.current()
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         var tokens: [String] = []
@@ -32,21 +32,21 @@ struct DjangoClientCredentialsTests {
             let args = arguments(server, sandbox, account: account, [
                 "--client-secret-file", server.secretFile, "--client-auth", method, "--scope", "read",
             ])
-            let outcome = try await cli.run(args, environment: sandbox.environment)
+            let outcome = try await cli.run(args, environment: .exactly(sandbox.environment))
             #expect(outcome.status == 0, "\(method): \(outcome.stderr)")
             #expect(outcome.stderr.isEmpty)
-            let token = outcome.stdout.trimmingCharacters(in: .newlines)
+            let token = outcome.stdoutText.trimmingCharacters(in: .newlines)
             #expect(!token.isEmpty)
             #expect(try await server.introspect(token)["active"] as? Bool == true, "\(method): token not active")
             #expect(try await server.introspect(token)["scope"] as? String == "read")
             // Cached in the store: printed again as it is.
-            let again = try await cli.run(args, environment: sandbox.environment)
-            #expect(again.stdout == outcome.stdout)
+            let again = try await cli.run(args, environment: .exactly(sandbox.environment))
+            #expect(again.stdoutText == outcome.stdoutText)
             // Within the skew (the token lives an hour): re-acquired, and the new one is live.
-            let renewed = try await cli.run(args + ["--skew", "2h"], environment: sandbox.environment)
+            let renewed = try await cli.run(args + ["--skew", "2h"], environment: .exactly(sandbox.environment))
             #expect(renewed.status == 0, "\(method): \(renewed.stderr)")
-            #expect(renewed.stdout != outcome.stdout)
-            #expect(try await server.introspect(renewed.stdout.trimmingCharacters(in: .newlines))["active"] as? Bool == true)
+            #expect(renewed.stdoutText != outcome.stdoutText)
+            #expect(try await server.introspect(renewed.stdoutText.trimmingCharacters(in: .newlines))["active"] as? Bool == true)
             tokens.append(token)
         }
         #expect(Set(tokens).count == 2)
@@ -55,15 +55,15 @@ struct DjangoClientCredentialsTests {
     @Test("a wrong secret is refused by the server: exit 1, invalid_client, the secret never printed")
     func wrongSecret() async throws {
         let server = try DjangoServer.current()
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let wrong = sandbox.root + "/wrong-secret"
         guard FileManager.default.createFile(atPath: wrong, contents: Data("not-the-service-secret\n".utf8), attributes: [.posixPermissions: 0o600])
         else { throw DeadlineExceeded(what: "creating the secret file") }
-        let outcome = try await cli.run(arguments(server, sandbox, account: "wrong", ["--client-secret-file", wrong]), environment: sandbox.environment)
+        let outcome = try await cli.run(arguments(server, sandbox, account: "wrong", ["--client-secret-file", wrong]), environment: .exactly(sandbox.environment))
         #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
-        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stdoutText.isEmpty)
         #expect(outcome.stderr.contains("invalid_client"))
         #expect(!outcome.stderr.contains("not-the-service-secret"))
     }

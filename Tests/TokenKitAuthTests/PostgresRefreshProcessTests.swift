@@ -60,7 +60,7 @@ struct PostgresRefreshProcessTests {
     func fleetRefreshesOnce() async throws {
         _ = try PostgresTestServer.main()
         let table = uniqueTable("fleet")
-        let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+        let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let store = try PostgresTestServer.freshStore(table: table)
         let key = try credentialKey
         try await OAuthTestServer.with { server in
@@ -68,11 +68,11 @@ struct PostgresRefreshProcessTests {
             try await store.save(Credential(tokenSet: seeded), for: key)
             let arguments = replicaArguments(server, table: table, tasks: 50)
             let environment = replicaEnvironment()
-            let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
+            let outcomes = try await withThrowingTaskGroup(of: CLIResult.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await replica.run(arguments, environment: environment, seconds: 120) }
+                    group.addTask { try await replica.run(arguments, environment: .exactly(environment), timeout: .seconds(120)) }
                 }
-                var all: [CLIProcess.Outcome] = []
+                var all: [CLIResult] = []
                 for try await outcome in group { all.append(outcome) }
                 return all
             }
@@ -80,7 +80,7 @@ struct PostgresRefreshProcessTests {
             for outcome in outcomes {
                 #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
                 #expect(outcome.stderr.isEmpty)
-                let lines = outcome.stdout.split(separator: "\n")
+                let lines = outcome.stdoutText.split(separator: "\n")
                 #expect(lines.count == 50)
                 printed.formUnion(lines)
             }
@@ -104,14 +104,14 @@ struct PostgresRefreshProcessTests {
     ) async throws {
         _ = try PostgresTestServer.main()
         let table = uniqueTable(label)
-        let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+        let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let store = try PostgresTestServer.freshStore(table: table)
         let key = try credentialKey
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
             let holder = try ChildProcess(
-                replica.executable.path, replicaArguments(server, table: table, tasks: 1, stall: stall), environment: replicaEnvironment(),
+                replica.path, replicaArguments(server, table: table, tasks: 1, stall: stall), environment: replicaEnvironment(),
                 stdin: .inherit, stderr: .discard
             ).start()
             defer { holder.signal(SIGKILL) }
@@ -127,12 +127,12 @@ struct PostgresRefreshProcessTests {
     func nextReplica(
         _ server: OAuthTestServer, _ store: PostgresTokenStore, table: String, tasks: Int, environment: [String: String], seconds: Double
     ) async throws -> TokenSet {
-        let replica = try CLIProcess.locate("tokenkit-refresh-stress")
+        let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let next = try await replica.run(
-            replicaArguments(server, table: table, tasks: tasks), environment: environment, seconds: seconds)
+            replicaArguments(server, table: table, tasks: tasks), environment: .exactly(environment), timeout: .seconds(seconds))
         #expect(next.status == 0, "stderr: \(next.stderr)")
         let stored = try #require(try await store.load(try credentialKey)).tokenSet()
-        #expect(Set(next.stdout.split(separator: "\n")) == [Substring(stored.accessToken)])
+        #expect(Set(next.stdoutText.split(separator: "\n")) == [Substring(stored.accessToken)])
         #expect(await server.state.refreshCount == 1)
         #expect(await server.state.reuseDetections == 0)
         return stored
@@ -165,10 +165,10 @@ struct PostgresRefreshProcessTests {
             // The next replica presents the old refresh token once for its 5 tasks: the server
             // sees a reuse and refuses; every task is told to sign in again, the old set is
             // cleared, and no second token request is made.
-            let replica = try CLIProcess.locate("tokenkit-refresh-stress")
-            let next = try await replica.run(replicaArguments(server, table: table, tasks: 5), environment: replicaEnvironment(), seconds: 30)
-            #expect(next.status == 1, "stdout: \(next.stdout)")
-            #expect(next.stdout.isEmpty)
+            let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
+            let next = try await replica.run(replicaArguments(server, table: table, tasks: 5), environment: .exactly(replicaEnvironment()), timeout: .seconds(30))
+            #expect(next.status == 1, "stdout: \(next.stdoutText)")
+            #expect(next.stdoutText.isEmpty)
             let errors = next.stderr.split(separator: "\n")
             #expect(errors.count == 5 && errors.allSatisfy { $0.hasPrefix("error: ") }, "stderr: \(next.stderr)")
             #expect(await server.state.tokenRequests == 2)
@@ -178,7 +178,7 @@ struct PostgresRefreshProcessTests {
             #expect(try await store.load(key) == nil, "the refused set must be cleared, not retried")
 
             // A replica after that asks nobody: nothing is stored, so it says so at once.
-            let after = try await replica.run(replicaArguments(server, table: table, tasks: 3), environment: replicaEnvironment(), seconds: 30)
+            let after = try await replica.run(replicaArguments(server, table: table, tasks: 3), environment: .exactly(replicaEnvironment()), timeout: .seconds(30))
             #expect(after.status == 1)
             #expect(after.stderr.contains("no credential is stored"), "stderr: \(after.stderr)")
             #expect(await server.state.tokenRequests == 2)

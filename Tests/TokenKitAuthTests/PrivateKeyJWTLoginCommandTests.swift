@@ -42,23 +42,23 @@ struct PrivateKeyJWTLoginCommandTests {
         ] + sandbox.backend + ["--scrypt-log-n", "10"]
     }
 
-    func stored(_ cli: CLIProcess, _ sandbox: Sandbox) async throws -> TokenSet {
-        let outcome = try await cli.run(["store", "get", "--reveal"] + Self.key + sandbox.backend, environment: sandbox.environment)
+    func stored(_ cli: TokenKitCLI, _ sandbox: Sandbox) async throws -> TokenSet {
+        let outcome = try await cli.run(["store", "get", "--reveal"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
         #expect(outcome.status == 0, "store get: \(outcome.stderr)")
-        return try TokenSet(jsonBytes: Array(outcome.stdout.utf8))
+        return try TokenSet(jsonBytes: Array(outcome.stdoutText.utf8))
     }
 
     @Test("login --client-key signs every request (device code, poll), stores the method and key path (not the key); token and logout then need no flags")
     func loginTokenLogout() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
 
-            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
+            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(login.status == 0, "login: \(login.stderr)")
-            #expect(login.stdout.isEmpty)
+            #expect(login.stdoutText.isEmpty)
             #expect(login.stderr.contains("WDJB-MJHT"))
             #expect(await server.state.deviceRequests == 1)
             #expect(await server.state.lastForm["grant_type"] == ServiceServerState.deviceGrant)
@@ -71,13 +71,13 @@ struct PrivateKeyJWTLoginCommandTests {
             let firstAccess = tokens.accessToken
 
             // No endpoint or client flags: the stored login says where and how.
-            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(token.status == 0, "token: \(token.stderr)")
             #expect(await server.state.lastForm["grant_type"] == "refresh_token")
-            #expect(token.stdout != firstAccess + "\n" && !token.stdout.isEmpty)
+            #expect(token.stdoutText != firstAccess + "\n" && !token.stdoutText.isEmpty)
             let refreshed = try await stored(cli, sandbox)
 
-            let logout = try await cli.run(["logout"] + Self.key + sandbox.backend, environment: sandbox.environment)
+            let logout = try await cli.run(["logout"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(logout.status == 0, "logout: \(logout.stderr)")
             #expect(!logout.stderr.contains("warning"), "logout: \(logout.stderr)")
             let revocations = await server.state.revocations
@@ -99,12 +99,12 @@ struct PrivateKeyJWTLoginCommandTests {
 
     @Test("a key file other users can read is refused (exit 2, one error line naming the mode) before any request, at login and when reused")
     func groupReadableKeyRefused() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox, mode: 0o640)
-            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
+            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(login.status == 2)
             #expect(login.stderr.hasPrefix("error: ") && login.stderr.contains("mode 0640"))
             #expect(login.stderr.filter { $0 == "\n" }.count == 1)
@@ -112,17 +112,17 @@ struct PrivateKeyJWTLoginCommandTests {
 
             // Signed in with a safe file that later became readable by the group: token refuses it too.
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
-            let ok = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
+            let ok = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(ok.status == 0, "login: \(ok.stderr)")
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyPath)
             let requests = await server.state.tokenRequests
-            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(token.status == 2)
-            #expect(token.stderr.contains("mode 0644") && token.stdout.isEmpty)
+            #expect(token.stderr.contains("mode 0644") && token.stdoutText.isEmpty)
             #expect(await server.state.tokenRequests == requests)
 
             // Logout still deletes the login; the revocation it could not authenticate is a warning.
-            let logout = try await cli.run(["logout"] + Self.key + sandbox.backend, environment: sandbox.environment)
+            let logout = try await cli.run(["logout"] + Self.key + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(logout.status == 0)
             #expect(logout.stderr.hasPrefix("warning: ") && logout.stderr.contains("mode 0644"))
             #expect(await server.state.revocations.isEmpty)
@@ -131,17 +131,17 @@ struct PrivateKeyJWTLoginCommandTests {
 
     @Test("the stored key is sent only to the stored token endpoint: another --token-endpoint gets a public-client request")
     func storedKeyStaysWithItsEndpoint() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
-            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: sandbox.environment)
+            let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(login.status == 0, "login: \(login.stderr)")
             try await ServiceTokenServer.with { other in
                 let outcome = try await cli.run(
                     ["token"] + Self.key + ["--skew", "2h", "--token-endpoint", other.tokenEndpoint.absoluteString] + sandbox.backend,
-                    environment: sandbox.environment)
+                    environment: .exactly(sandbox.environment))
                 #expect(outcome.status != 0)  // the other server wants client_secret_basic
                 #expect(await other.state.tokenRequests == 1)
                 #expect(await other.state.lastForm["client_assertion"] == nil)
@@ -152,7 +152,7 @@ struct PrivateKeyJWTLoginCommandTests {
 
     @Test("a client-secret login stores the secret file's path: token reuses it (client_secret_post kept); a secret from stdin is not stored, so token asks for it (exit 64)")
     func secretFileLogin() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
@@ -163,14 +163,14 @@ struct PrivateKeyJWTLoginCommandTests {
             var arguments = loginArguments(server, sandbox, keyPath: "unused")
             let keyFlag = try #require(arguments.firstIndex(of: "--client-key"))
             arguments.replaceSubrange(keyFlag...(keyFlag + 1), with: ["--client-secret-file", secretPath, "--client-auth", "post"])
-            let login = try await cli.run(arguments, environment: sandbox.environment)
+            let login = try await cli.run(arguments, environment: .exactly(sandbox.environment))
             #expect(login.status == 0, "login: \(login.stderr)")
             let tokens = try await stored(cli, sandbox)
             #expect(tokens.metadata["login.auth_method"] == "client_secret_post")
             #expect(tokens.metadata["login.client_credential_file"] == secretPath)
             #expect(!String(decoding: tokens.jsonBytes(), as: UTF8.self).contains(ServiceServerState.clientSecret))
 
-            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(token.status == 0, "token: \(token.stderr)")
             #expect(await server.state.lastForm["grant_type"] == "refresh_token")
             #expect(await server.state.lastForm["client_secret"] == ServiceServerState.clientSecret)
@@ -179,11 +179,11 @@ struct PrivateKeyJWTLoginCommandTests {
             var fromStdin = arguments
             let secretFlag = try #require(fromStdin.firstIndex(of: secretPath))
             fromStdin[secretFlag] = "-"
-            let again = try await cli.run(fromStdin, stdin: ServiceServerState.clientSecret + "\n", environment: sandbox.environment)
+            let again = try await cli.run(fromStdin, stdin: ServiceServerState.clientSecret + "\n", environment: .exactly(sandbox.environment))
             #expect(again.status == 0, "login: \(again.stderr)")
             #expect(try await stored(cli, sandbox).metadata["login.client_credential_file"] == nil)
             let requests = await server.state.tokenRequests
-            let refused = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+            let refused = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(refused.status == 64)
             #expect(refused.stderr == "error: the stored login authenticates with client_secret_post: give --client-secret-file\n")
             #expect(await server.state.tokenRequests == requests)

@@ -42,28 +42,28 @@ struct TokenCommandProcessTests {
     }
 
     /// Stores `tokenSet` through `tokenkit store put --token-set` (cheap scrypt for the test).
-    func put(_ tokenSet: TokenSet, _ cli: CLIProcess, _ sandbox: Sandbox) async throws {
+    func put(_ tokenSet: TokenSet, _ cli: TokenKitCLI, _ sandbox: Sandbox) async throws {
         let json = String(decoding: tokenSet.jsonBytes(), as: UTF8.self)
         let outcome = try await cli.run(
             ["store", "put", "--token-set"] + key() + sandbox.backend + ["--scrypt-log-n", "10"],
-            stdin: json, environment: sandbox.environment)
+            stdin: json, environment: .exactly(sandbox.environment))
         #expect(outcome.status == 0, "store put failed: \(outcome.stderr)")
     }
 
     @Test("many concurrent processes with an expired token cause exactly one refresh and print the same token")
     func concurrentProcesses() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await put(seeded, cli, sandbox)
             let arguments = tokenArguments(server, sandbox)
-            let outcomes = try await withThrowingTaskGroup(of: CLIProcess.Outcome.self) { group in
+            let outcomes = try await withThrowingTaskGroup(of: CLIResult.self) { group in
                 for _ in 0..<24 {
-                    group.addTask { try await cli.run(arguments, environment: sandbox.environment) }
+                    group.addTask { try await cli.run(arguments, environment: .exactly(sandbox.environment)) }
                 }
-                var all: [CLIProcess.Outcome] = []
+                var all: [CLIResult] = []
                 for try await outcome in group { all.append(outcome) }
                 return all
             }
@@ -71,7 +71,7 @@ struct TokenCommandProcessTests {
                 #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
                 #expect(outcome.stderr.isEmpty)
             }
-            let printed = Set(outcomes.map(\.stdout))
+            let printed = Set(outcomes.map(\.stdoutText))
             #expect(printed.count == 1)
             let token = try #require(printed.first)
             #expect(token.hasSuffix("\n"))
@@ -79,8 +79,8 @@ struct TokenCommandProcessTests {
             #expect(await server.state.refreshCount == 1)
             #expect(await server.state.reuseDetections == 0)
             // The rotated set was persisted: the stored token is what was printed.
-            let stored = try await cli.run(["store", "get", "--reveal"] + key() + sandbox.backend, environment: sandbox.environment)
-            let storedSet = try TokenSet(jsonBytes: Array(stored.stdout.utf8))
+            let stored = try await cli.run(["store", "get", "--reveal"] + key() + sandbox.backend, environment: .exactly(sandbox.environment))
+            let storedSet = try TokenSet(jsonBytes: Array(stored.stdoutText.utf8))
             #expect(storedSet.accessToken + "\n" == token)
             #expect(storedSet.refreshToken != seeded.refreshToken)
         }
@@ -88,43 +88,43 @@ struct TokenCommandProcessTests {
 
     @Test("a fresh token is printed without contacting the token endpoint")
     func freshToken() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(3600))
             try await put(seeded, cli, sandbox)
-            let outcome = try await cli.run(tokenArguments(server, sandbox), environment: sandbox.environment)
+            let outcome = try await cli.run(tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 0)
-            #expect(outcome.stdout == seeded.accessToken + "\n")
+            #expect(outcome.stdoutText == seeded.accessToken + "\n")
             #expect(await server.state.tokenRequests == 0)
             // Within a skew of two hours the same token is refreshed.
-            let refreshed = try await cli.run(tokenArguments(server, sandbox, skew: "2h"), environment: sandbox.environment)
+            let refreshed = try await cli.run(tokenArguments(server, sandbox, skew: "2h"), environment: .exactly(sandbox.environment))
             #expect(refreshed.status == 0)
-            #expect(refreshed.stdout != seeded.accessToken + "\n")
+            #expect(refreshed.stdoutText != seeded.accessToken + "\n")
             #expect(await server.state.refreshCount == 1)
         }
     }
 
     @Test("a rejected refresh token: exit 1, sign-in required on stderr, nothing on stdout, credential removed")
     func invalidGrant() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let stale = TokenSet(accessToken: "old", refreshToken: "never-issued", expiresAt: Date().addingTimeInterval(-30))
             try await put(stale, cli, sandbox)
-            let outcome = try await cli.run(tokenArguments(server, sandbox), environment: sandbox.environment)
+            let outcome = try await cli.run(tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 1)
-            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stdoutText.isEmpty)
             #expect(outcome.stderr.hasPrefix("error: sign-in required"))
             #expect(outcome.stderr.filter { $0 == "\n" }.count == 1)
             #expect(!outcome.stderr.contains("never-issued"))
-            let after = try await cli.run(["store", "get"] + key() + sandbox.backend, environment: sandbox.environment)
-            #expect(after.status == 1, "the credential should be gone: \(after.stdout)")
+            let after = try await cli.run(["store", "get"] + key() + sandbox.backend, environment: .exactly(sandbox.environment))
+            #expect(after.status == 1, "the credential should be gone: \(after.stdoutText)")
             // Nothing stored now: exit 1 again, without contacting the server.
             let requests = await server.state.tokenRequests
-            let again = try await cli.run(tokenArguments(server, sandbox), environment: sandbox.environment)
+            let again = try await cli.run(tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
             #expect(again.status == 1)
             #expect(again.stderr.contains("no credential is stored"))
             #expect(await server.state.tokenRequests == requests)
@@ -133,32 +133,32 @@ struct TokenCommandProcessTests {
 
     @Test("usage errors exit 64 with one error line: plain http off loopback, bad skew")
     func usage() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let base = ["token"] + key() + ["--client-id", "c"] + sandbox.backend
-        let http = try await cli.run(base + ["--token-endpoint", "http://auth.example.com/token"], environment: sandbox.environment)
+        let http = try await cli.run(base + ["--token-endpoint", "http://auth.example.com/token"], environment: .exactly(sandbox.environment))
         #expect(http.status == 64)
         #expect(http.stderr.hasPrefix("error: token endpoint must use https"))
-        #expect(http.stdout.isEmpty)
-        let skew = try await cli.run(base + ["--token-endpoint", "https://auth.example.com/token", "--skew", "2d"], environment: sandbox.environment)
+        #expect(http.stdoutText.isEmpty)
+        let skew = try await cli.run(base + ["--token-endpoint", "https://auth.example.com/token", "--skew", "2d"], environment: .exactly(sandbox.environment))
         #expect(skew.status == 64)
         #expect(skew.stderr.contains("--skew"))
     }
 
     @Test("an unreachable token endpoint exits 2 and keeps the credential")
     func unreachable() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try await put(TokenSet(accessToken: "old", refreshToken: "r", expiresAt: Date().addingTimeInterval(-30)), cli, sandbox)
         let outcome = try await cli.run(
             ["token"] + key() + ["--client-id", "c", "--token-endpoint", "http://127.0.0.1:1/token"] + sandbox.backend,
-            environment: sandbox.environment)
+            environment: .exactly(sandbox.environment))
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("error: "))
-        #expect(outcome.stdout.isEmpty)
-        let after = try await cli.run(["store", "get"] + key() + sandbox.backend, environment: sandbox.environment)
+        #expect(outcome.stdoutText.isEmpty)
+        let after = try await cli.run(["store", "get"] + key() + sandbox.backend, environment: .exactly(sandbox.environment))
         #expect(after.status == 0)
     }
 }

@@ -17,7 +17,7 @@ struct InteropCLITests {
         }
     }
 
-    static func generate(in dir: TemporaryDirectory) async throws -> [PythonInterop.Case] {
+    static func generate(in dir: PrivateTemporaryDirectory) async throws -> [PythonInterop.Case] {
         let run = try await PythonInterop.run(["generate", dir.path])
         try #require(run.status == 0, "interop.py generate failed: \(run.stderr)")
         return try JSONDecoder().decode(PythonInterop.Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: dir.file("manifest.json")))).cases
@@ -26,12 +26,12 @@ struct InteropCLITests {
     @Test("Python-signed tokens: tokenkit verify accepts each genuine one (printing its claims) and rejects each forgery")
     func pythonSignsCLIVerifies() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let cases = try await Self.generate(in: dir)
         try #require(cases.count == 194)
         for c in cases {
             let label = "\(c.alg) \(c.format) \(c.valid ? "genuine" : "forged")"
-            let result = try await CLIRunner.run(["verify", Self.verifyOption(c.format), c.keyFile, "--iss", "interop-python", "--require", "exp", "--", c.token])
+            let result = try await TokenKitCLI().run(["verify", Self.verifyOption(c.format), c.keyFile, "--iss", "interop-python", "--require", "exp", "--", c.token], environment: .inherited)
             if c.valid {
                 #expect(result.status == 0, "\(label): exit \(result.status): \(result.stderr)")
                 #expect(result.stdoutText == c.payload + "\n", "\(label): stdout is not the payload object")
@@ -45,7 +45,7 @@ struct InteropCLITests {
     @Test("tokenkit sign with Python-made private keys (PKCS#8, PKCS#1, SEC1, JWK) and its own keygen keys: Python verifies")
     func cliSignsPythonVerifies() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let generated = try await Self.generate(in: dir)
         var cases: [PythonInterop.Case] = []
         // 1. Python's private keys in every private format.
@@ -54,7 +54,7 @@ struct InteropCLITests {
             let jwsAlg = source.alg.hasPrefix("EdDSA") ? "EdDSA" : source.alg
             let option = source.format == "raw" ? "--secret" : "--key"
             let claims = #"{"iss":"interop-cli","sub":"\#(source.alg)/\#(source.format)","text":"caf\#u{e9} \#u{1F600}"}"#
-            let sign = try await CLIRunner.run(["sign", "--alg", jwsAlg, option, source.keyFile, claims])
+            let sign = try await TokenKitCLI().run(["sign", "--alg", jwsAlg, option, source.keyFile, claims], environment: .inherited)
             #expect(sign.status == 0, "sign \(source.alg) \(source.format): \(sign.stderr)")
             let token = sign.stdoutText.trimmingCharacters(in: .newlines)
             // Python checks with the same key file (HS jwk: the secret inside it).
@@ -67,11 +67,11 @@ struct InteropCLITests {
         for name in algorithms {
             let jwsAlg = name.hasPrefix("EdDSA") ? "EdDSA" : name
             let path = dir.file("keygen-\(name)")
-            let keygen = try await CLIRunner.run(["keygen", "--alg", jwsAlg, "--out", path] + (name == "EdDSA-Ed448" ? ["--curve", "Ed448"] : []))
+            let keygen = try await TokenKitCLI().run(["keygen", "--alg", jwsAlg, "--out", path] + (name == "EdDSA-Ed448" ? ["--curve", "Ed448"] : []), environment: .inherited)
             #expect(keygen.status == 0, "keygen \(name): \(keygen.stderr)")
             let isHMAC = name.hasPrefix("HS")
             let claims = #"{"iss":"interop-cli","sub":"\#(name)/keygen"}"#
-            let sign = try await CLIRunner.run(["sign", "--alg", jwsAlg, isHMAC ? "--secret" : "--key", path, claims])
+            let sign = try await TokenKitCLI().run(["sign", "--alg", jwsAlg, isHMAC ? "--secret" : "--key", path, claims], environment: .inherited)
             #expect(sign.status == 0, "sign \(name): \(sign.stderr)")
             let token = sign.stdoutText.trimmingCharacters(in: .newlines)
             cases.append(PythonInterop.Case(alg: name, format: isHMAC ? "raw" : "pkcs8", keyFile: path, token: token, payload: claims, valid: true))

@@ -15,7 +15,7 @@ struct JWECLIContractTests {
 
     /// A key pair (private, public) made by openssl, or a secret file of `kind` bytes (both
     /// paths the same), with mode 0600.
-    static func makeKey(_ kind: String, in dir: TemporaryDirectory, name: String = UUID().uuidString) async throws -> (private: String, public: String) {
+    static func makeKey(_ kind: String, in dir: PrivateTemporaryDirectory, name: String = UUID().uuidString) async throws -> (private: String, public: String) {
         if let count = Int(kind) {
             let path = try dir.write("\(name).secret", bytes: (0..<count).map { _ in UInt8.random(in: 0...255) })
             chmod(path, 0o600)
@@ -42,7 +42,7 @@ struct JWECLIContractTests {
     }
 
     static func encrypt(_ args: [String], payload: String = "payload") async throws -> String {
-        let result = try await CLIRunner.run(["encrypt"] + args + [payload])
+        let result = try await TokenKitCLI().run(["encrypt"] + args + [payload], environment: .inherited)
         #expect(result.status == 0, "encrypt \(args): \(result.stderr)")
         return result.stdoutText
     }
@@ -78,20 +78,20 @@ struct JWECLIContractTests {
           arguments: algorithms.map { "\($0.alg) \($0.key)" })
     func roundTrip(pair: String) async throws {
         let (alg, kind) = (String(pair.split(separator: " ")[0]), String(pair.split(separator: " ")[1]))
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let key = try await Self.makeKey(kind, in: dir)
         let encs = alg == "dir" ? ["A128CBC-HS256", "A256GCM"] : ["A256GCM", "A192CBC-HS384", "A128GCM"]
         for enc in encs {
             let payload = "café \(alg) \(enc)"
-            let result = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", alg, "--enc", enc, "--kid", "k-1", "--cty", "text/plain", payload])
+            let result = try await TokenKitCLI().run(["encrypt", "--key", key.public, "--alg", alg, "--enc", enc, "--kid", "k-1", "--cty", "text/plain", payload], environment: .inherited)
             #expect(result.status == 0, "\(alg) \(enc): \(result.stderr)")
             #expect(result.stderr.isEmpty)
             #expect(result.stdoutText.hasSuffix("\n") && result.stdoutText.filter { $0 == "\n" }.count == 1)
             #expect(result.stdoutText.filter { $0 == "." }.count == 4)
-            let fromArgument = try await CLIRunner.run(["decrypt", "--key", key.private, result.stdoutText])
+            let fromArgument = try await TokenKitCLI().run(["decrypt", "--key", key.private, result.stdoutText], environment: .inherited)
             #expect(fromArgument.status == 0, "\(alg) \(enc): \(fromArgument.stderr)")
             #expect(fromArgument.stdout == Array(payload.utf8), "no newline added, nothing else")
-            let fromStdin = try await CLIRunner.run(["decrypt", "--key", key.private, "-"], stdin: result.stdout)
+            let fromStdin = try await TokenKitCLI().run(["decrypt", "--key", key.private, "-"], stdin: result.stdout, environment: .inherited)
             #expect(fromStdin.stdout == Array(payload.utf8))
             let header = Self.unb64url(result.stdoutText.split(separator: ".")[0])
             #expect(String(decoding: header, as: UTF8.self).contains(#""kid":"k-1","cty":"text\/plain""#)
@@ -101,14 +101,14 @@ struct JWECLIContractTests {
 
     @Test("the default enc is A256GCM; the payload may come from stdin as raw bytes; every JWE is fresh")
     func defaultsAndStdin() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let key = try await Self.makeKey("P-256", in: dir)
         let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x0A, 0x0D]
-        let first = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "ECDH-ES"], stdin: bytes)
+        let first = try await TokenKitCLI().run(["encrypt", "--key", key.public, "--alg", "ECDH-ES"], stdin: bytes, environment: .inherited)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(String(decoding: Self.unb64url(first.stdoutText.split(separator: ".")[0]), as: UTF8.self).contains(#""enc":"A256GCM""#))
-        #expect(try await CLIRunner.run(["decrypt", "--key", key.private, first.stdoutText]).stdout == bytes)
-        let second = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "ECDH-ES", "-"], stdin: bytes)
+        #expect(try await TokenKitCLI().run(["decrypt", "--key", key.private, first.stdoutText], environment: .inherited).stdout == bytes)
+        let second = try await TokenKitCLI().run(["encrypt", "--key", key.public, "--alg", "ECDH-ES", "-"], stdin: bytes, environment: .inherited)
         #expect(first.stdout != second.stdout)
     }
 
@@ -117,19 +117,19 @@ struct JWECLIContractTests {
         ["--alg", "HS256"], ["--alg", "none"], ["--alg", "dir", "--enc", "A128CTR"], ["--alg", "dir", "--enc", "none"],
     ])
     func usageErrors(args: [String]) async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let key = try await Self.makeKey("32", in: dir)
-        let result = try await CLIRunner.run(["encrypt", "--key", key.public] + args + ["x"])
+        let result = try await TokenKitCLI().run(["encrypt", "--key", key.public] + args + ["x"], environment: .inherited)
         #expect(result.status == 64, "\(args): \(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(try await CLIRunner.run(["encrypt", "--alg", "dir", "x"]).status == 64)
-        #expect(try await CLIRunner.run(["encrypt", "--key", key.public, "x"]).status == 64)
-        #expect(try await CLIRunner.run(["decrypt", "a.b.c.d.e"]).status == 64)
+        #expect(try await TokenKitCLI().run(["encrypt", "--alg", "dir", "x"], environment: .inherited).status == 64)
+        #expect(try await TokenKitCLI().run(["encrypt", "--key", key.public, "x"], environment: .inherited).status == 64)
+        #expect(try await TokenKitCLI().run(["decrypt", "a.b.c.d.e"], environment: .inherited).status == 64)
     }
 
     @Test("encrypt exits 2 for an unusable key, a key that does not fit the alg, a private key, or a readable secret")
     func encryptKeyErrors() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let ec = try await Self.makeKey("P-256", in: dir)
         let rsa = try await Self.makeKey("rsa", in: dir)
         let garbage = try dir.write("garbage.pem", "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
@@ -149,7 +149,7 @@ struct JWECLIContractTests {
             ["--key", readable, "--alg", "A256KW"],
         ]
         for args in cases {
-            let result = try await CLIRunner.run(["encrypt"] + args + ["x"])
+            let result = try await TokenKitCLI().run(["encrypt"] + args + ["x"], environment: .inherited)
             #expect(result.status == 2, "\(args): \(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "), "\(args)")
@@ -158,7 +158,7 @@ struct JWECLIContractTests {
 
     @Test("decrypt exits 2 for a private key or secret readable by others, and for an unusable key")
     func decryptKeyErrors() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let ec = try await Self.makeKey("P-256", in: dir)
         let token = try await Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES"])
         chmod(ec.private, 0o640)
@@ -169,7 +169,7 @@ struct JWECLIContractTests {
         chmod(garbage, 0o600)
         for (key, token) in [(ec.private, token), (secret.private, kwToken), (garbage, token), (ec.public, token)] {
             if key == ec.public { chmod(key, 0o600) }
-            let result = try await CLIRunner.run(["decrypt", "--key", key, token])
+            let result = try await TokenKitCLI().run(["decrypt", "--key", key, token], environment: .inherited)
             #expect(result.status == 2, "\(key): \(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "))
@@ -178,14 +178,14 @@ struct JWECLIContractTests {
 
     @Test("every refusal exits 1 with one stderr line and nothing on stdout")
     func refusals() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let ec = try await Self.makeKey("P-256", in: dir)
         let rsa = try await Self.makeKey("rsa", in: dir)
         let dirKey = try await Self.makeKey("32", in: dir)
         let ecToken = try await Self.encrypt(["--key", ec.public, "--alg", "ECDH-ES+A128KW"])
         let gcmToken = try await Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A256GCM"])
         let cbcToken = try await Self.encrypt(["--key", dirKey.public, "--alg", "dir", "--enc", "A128CBC-HS256"])
-        let jws = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", ec.private, "{}"]).stdoutText
+        let jws = try await TokenKitCLI().run(["sign", "--alg", "ES256", "--key", ec.private, "{}"], environment: .inherited).stdoutText
         let offCurve = Self.altering(ecToken, part: 0) { header in
             var object = (try? JSONSerialization.jsonObject(with: Data(header))) as? [String: Any] ?? [:]
             var epk = object["epk"] as? [String: Any] ?? [:]
@@ -210,7 +210,7 @@ struct JWECLIContractTests {
             ("token over 1 MiB", dirKey.private, oversize),
         ]
         for (label, key, token) in cases {
-            let result = try await CLIRunner.run(["decrypt", "--key", key, "-"], stdin: Array(token.utf8))
+            let result = try await TokenKitCLI().run(["decrypt", "--key", key, "-"], stdin: Array(token.utf8), environment: .inherited)
             #expect(result.status == 1, "\(label): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(label)")
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "), "\(label): \(result.stderr)")
@@ -219,7 +219,7 @@ struct JWECLIContractTests {
 
     @Test("wrong key, bad tag, altered ciphertext and bad padding print the same one line, exit 1")
     func oneErrorLine() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let ec = try await Self.makeKey("P-256", in: dir), otherEC = try await Self.makeKey("P-256", in: dir)
         let rsa = try await Self.makeKey("rsa", in: dir), otherRSA = try await Self.makeKey("rsa", in: dir)
         let kw = try await Self.makeKey("16", in: dir), otherKW = try await Self.makeKey("16", in: dir)
@@ -238,7 +238,7 @@ struct JWECLIContractTests {
         ]
         var lines: Set<String> = []
         for (label, key, token) in cases {
-            let result = try await CLIRunner.run(["decrypt", "--key", key, token])
+            let result = try await TokenKitCLI().run(["decrypt", "--key", key, token], environment: .inherited)
             #expect(result.status == 1, "\(label): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(label)")
             #expect(result.stderrLines.count == 1, "\(label)")
@@ -250,7 +250,7 @@ struct JWECLIContractTests {
     /// A dir A128CBC-HS256 JWE under the 32-byte secret in `key` whose tag is valid but whose
     /// padding is not: a 15-byte plaintext (padded with one 0x01) with the IV's last bit
     /// flipped (so the padding byte decrypts to 0x00), the tag recomputed with `openssl mac`.
-    static func badPaddingToken(key: String, in dir: TemporaryDirectory) async throws -> String {
+    static func badPaddingToken(key: String, in dir: PrivateTemporaryDirectory) async throws -> String {
         let token = try await encrypt(["--key", key, "--alg", "dir", "--enc", "A128CBC-HS256"], payload: "fifteen bytes!!")
         var parts = token.trimmingCharacters(in: .newlines).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var iv = unb64url(parts[2])
@@ -274,31 +274,31 @@ struct JWECLIContractTests {
 
     @Test("tokens up to 1 MiB are accepted; surrounding whitespace is ignored")
     func largeTokenAndWhitespace() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let key = try await Self.makeKey("32", in: dir)
         let payload = String(repeating: "z", count: 700_000)
-        let result = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "dir", "-"], stdin: Array(payload.utf8))
+        let result = try await TokenKitCLI().run(["encrypt", "--key", key.public, "--alg", "dir", "-"], stdin: Array(payload.utf8), environment: .inherited)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.count > 900_000 && result.stdout.count <= 1024 * 1024 + 1)
-        let decrypted = try await CLIRunner.run(["decrypt", "--key", key.private], stdin: Array("  \n".utf8) + result.stdout + Array("\n\n".utf8))
+        let decrypted = try await TokenKitCLI().run(["decrypt", "--key", key.private], stdin: Array("  \n".utf8) + result.stdout + Array("\n\n".utf8), environment: .inherited)
         #expect(decrypted.status == 0, "\(decrypted.stderr)")
         #expect(decrypted.stdout.count == 700_000)
-        let tooBig = try await CLIRunner.run(["encrypt", "--key", key.public, "--alg", "dir", "-"], stdin: [UInt8](repeating: 0x7A, count: 800_000))
+        let tooBig = try await TokenKitCLI().run(["encrypt", "--key", key.public, "--alg", "dir", "-"], stdin: [UInt8](repeating: 0x7A, count: 800_000), environment: .inherited)
         #expect(tooBig.status == 1 && tooBig.stdout.isEmpty, "\(tooBig.stderr)")
     }
 
     @Test("a nested JWT: decrypt's output piped to verify --key SIGPUB - verifies the inner JWT")
     func nestedPipe() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let signing = try await Self.makeKey("P-256", in: dir)
         let recipient = try await Self.makeKey("X25519", in: dir)
-        let signed = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", signing.private, "--expires-in", "1h", #"{"sub":"nested"}"#])
+        let signed = try await TokenKitCLI().run(["sign", "--alg", "ES256", "--key", signing.private, "--expires-in", "1h", #"{"sub":"nested"}"#], environment: .inherited)
         #expect(signed.status == 0, "\(signed.stderr)")
-        let encrypted = try await CLIRunner.run(["encrypt", "--key", recipient.public, "--alg", "ECDH-ES+A256KW", "--cty", "JWT", "-"], stdin: signed.stdout)
+        let encrypted = try await TokenKitCLI().run(["encrypt", "--key", recipient.public, "--alg", "ECDH-ES+A256KW", "--cty", "JWT", "-"], stdin: signed.stdout, environment: .inherited)
         #expect(encrypted.status == 0, "\(encrypted.stderr)")
-        let decrypted = try await CLIRunner.run(["decrypt", "--key", recipient.private, encrypted.stdoutText])
+        let decrypted = try await TokenKitCLI().run(["decrypt", "--key", recipient.private, encrypted.stdoutText], environment: .inherited)
         #expect(decrypted.status == 0)
-        let verified = try await CLIRunner.run(["verify", "--key", signing.public, "-"], stdin: decrypted.stdout)
+        let verified = try await TokenKitCLI().run(["verify", "--key", signing.public, "-"], stdin: decrypted.stdout, environment: .inherited)
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(verified.stdoutText.contains(#""sub":"nested""#))
     }

@@ -23,7 +23,7 @@ struct KeyAdmissionCLITests {
     }
 
     /// The key files of every form for `point`, by name.
-    static func files(_ point: EdwardsTestPoint, in dir: TemporaryDirectory) throws -> [(String, [String])] {
+    static func files(_ point: EdwardsTestPoint, in dir: PrivateTemporaryDirectory) throws -> [(String, [String])] {
         let spki = DERWriter.edwardsSPKI(ed448: point.ed448, point: point.bytes)
         return [
             ("verify --key PEM", ["verify", "--key", try dir.write("spki.pem", pem("PUBLIC KEY", spki))]),
@@ -43,9 +43,9 @@ struct KeyAdmissionCLITests {
 
     @Test("every form of a refused key exits 2 with one error line naming why", arguments: EdwardsTestPoint.all)
     func refused(_ point: EdwardsTestPoint) async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         for (name, args) in try Self.files(point, in: dir) {
-            let result = try await CLIRunner.run(args + (args[0] == "jwk" ? [] : [Self.forged(point)]))
+            let result = try await TokenKitCLI().run(args + (args[0] == "jwk" ? [] : [Self.forged(point)]), environment: .inherited)
             #expect(result.status == 2, "\(name) \(point): \(result.stderr)")
             #expect(result.stdout.isEmpty, "\(name)")
             #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("error: "), "\(name): \(result.stderr)")
@@ -56,22 +56,22 @@ struct KeyAdmissionCLITests {
     @Test("a JWKS with the identity key and a good key loads; the forged token exits 1, a real token 0",
           arguments: EdwardsTestPoint.identities)
     func setWithAGoodKey(_ identity: EdwardsTestPoint) async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let goodPEM = dir.file("good.pem")
-        let keygen = try await CLIRunner.run(["keygen", "--alg", "EdDSA", "--curve", identity.curve, "--out", goodPEM])
+        let keygen = try await TokenKitCLI().run(["keygen", "--alg", "EdDSA", "--curve", identity.curve, "--out", goodPEM], environment: .inherited)
         #expect(keygen.status == 0, "\(keygen.stderr)")
-        let goodJWK = try await CLIRunner.run(["jwk", goodPEM])
+        let goodJWK = try await TokenKitCLI().run(["jwk", goodPEM], environment: .inherited)
         #expect(goodJWK.status == 0, "\(goodJWK.stderr)")
         let jwks = try dir.write("mixed.json", #"{"keys":[\#(Self.jwk(identity)),\#(goodJWK.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))]}"#)
-        let signed = try await CLIRunner.run(["sign", "--alg", "EdDSA", "--key", goodPEM, #"{"sub":"alice"}"#])
+        let signed = try await TokenKitCLI().run(["sign", "--alg", "EdDSA", "--key", goodPEM, #"{"sub":"alice"}"#], environment: .inherited)
         #expect(signed.status == 0, "\(signed.stderr)")
         for option in ["--key", "--jwks"] {
             for token in [Self.forged(identity), Self.forged(identity, kid: false)] {
-                let attack = try await CLIRunner.run(["verify", option, jwks, token])
+                let attack = try await TokenKitCLI().run(["verify", option, jwks, token], environment: .inherited)
                 #expect(attack.status == 1, "\(option): \(attack.stderr)")
                 #expect(attack.stdout.isEmpty)
             }
-            let real = try await CLIRunner.run(["verify", option, jwks, signed.stdoutText.trimmingCharacters(in: .newlines)])
+            let real = try await TokenKitCLI().run(["verify", option, jwks, signed.stdoutText.trimmingCharacters(in: .newlines)], environment: .inherited)
             #expect(real.status == 0, "\(option): \(real.stderr)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// The one secret-file admission check, from the release binary's side (issue 23 item 7,
 /// issue 24 item 6): every option that reads a private key, an HMAC secret, a passphrase, a
@@ -9,7 +10,7 @@ import Testing
 struct SecretFileAdmissionCLITests {
     /// Keys, secrets and tokens made once per test, in a private directory.
     struct Material {
-        let dir: TemporaryDirectory
+        let dir: PrivateTemporaryDirectory
         let privatePEM: String
         let privateJWK: String
         let publicJWK: String
@@ -19,17 +20,17 @@ struct SecretFileAdmissionCLITests {
         let hsToken: String
 
         init() async throws {
-            dir = try TemporaryDirectory()
+            dir = try PrivateTemporaryDirectory()
             let pem = dir.file("source.pem")
-            try #require(try await CLIRunner.run(["keygen", "--alg", "ES256", "--out", pem]).status == 0)
+            try #require(try await TokenKitCLI().run(["keygen", "--alg", "ES256", "--out", pem], environment: .inherited).status == 0)
             privatePEM = try String(contentsOfFile: pem, encoding: .utf8)
-            privateJWK = try await CLIRunner.run(["jwk", "--private", pem]).stdoutText
-            publicJWK = try await CLIRunner.run(["jwk", pem]).stdoutText
+            privateJWK = try await TokenKitCLI().run(["jwk", "--private", pem], environment: .inherited).stdoutText
+            publicJWK = try await TokenKitCLI().run(["jwk", pem], environment: .inherited).stdoutText
             publicPEM = try Self.spkiPEM(fromJWK: publicJWK)
             hmacSecret = String(repeating: "k", count: 32)
             let hs = try dir.write("source.hs", hmacSecret)
-            ecToken = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", pem, #"{"sub":"ec"}"#]).stdoutText.trimmingCharacters(in: .newlines)
-            hsToken = try await CLIRunner.run(["sign", "--alg", "HS256", "--secret", hs, #"{"sub":"hs"}"#]).stdoutText.trimmingCharacters(in: .newlines)
+            ecToken = try await TokenKitCLI().run(["sign", "--alg", "ES256", "--key", pem, #"{"sub":"ec"}"#], environment: .inherited).stdoutText.trimmingCharacters(in: .newlines)
+            hsToken = try await TokenKitCLI().run(["sign", "--alg", "HS256", "--secret", hs, #"{"sub":"hs"}"#], environment: .inherited).stdoutText.trimmingCharacters(in: .newlines)
             try #require(ecToken.split(separator: ".").count == 3 && hsToken.split(separator: ".").count == 3)
         }
 
@@ -134,7 +135,7 @@ struct SecretFileAdmissionCLITests {
     func admission(_ option: Case, mode: Int) async throws {
         let material = try await Material()
         let path = try material.dir.write("secret-file", option.contents(material), mode: mode)
-        let result = try await CLIRunner.run(option.arguments(path, material), stdin: Array(option.stdin(material).utf8))
+        let result = try await TokenKitCLI().run(option.arguments(path, material), stdin: Array(option.stdin(material).utf8), environment: .inherited)
         let shown = "0" + String(mode, radix: 8)
         if mode == 0o600 {
             #expect(result.status == option.acceptedStatus, "exit \(result.status): \(result.stderr)")
@@ -156,16 +157,16 @@ struct SecretFileAdmissionCLITests {
         let jwks = try material.dir.write("public.jwks", material.jwks(material.publicJWK), mode: 0o644)
         for args in [["verify", "--key", pem, material.ecToken], ["verify", "--key", jwk, material.ecToken],
                      ["verify", "--jwks", jwks, material.ecToken], ["jwk", pem]] {
-            let result = try await CLIRunner.run(args)
+            let result = try await TokenKitCLI().run(args, environment: .inherited)
             #expect(result.status == 0, "\(args[0]) \(args[1]): \(result.stderr)")
         }
         for (option, path) in [("--key", pem), ("--jwks", jwks)] {
             // Exit 0 with --fail-on bad-signature: the signature was checked with the key, and held.
-            let audit = try await CLIRunner.run(["audit", "--json", "--fail-on", "bad-signature", option, path], stdin: Array(material.ecToken.utf8))
+            let audit = try await TokenKitCLI().run(["audit", "--json", "--fail-on", "bad-signature", option, path], stdin: Array(material.ecToken.utf8), environment: .inherited)
             #expect(audit.status == 0 && audit.stdoutText.contains(#""status":"no-expiry""#), "audit \(option): \(audit.stderr)")
         }
         // A public key cannot sign: refused for what it is, not for its mode.
-        let sign = try await CLIRunner.run(["sign", "--alg", "ES256", "--key", pem, "{}"])
+        let sign = try await TokenKitCLI().run(["sign", "--alg", "ES256", "--key", pem, "{}"], environment: .inherited)
         #expect(sign.status == 2 && sign.stderr.contains("holds a public key") && !sign.stderr.contains("chmod"), "\(sign.stderr)")
     }
 
@@ -173,7 +174,7 @@ struct SecretFileAdmissionCLITests {
     func privateKeyAfterPublicBlock() async throws {
         let material = try await Material()
         let bundle = try material.dir.write("bundle.pem", material.publicPEM + material.privatePEM, mode: 0o644)
-        let result = try await CLIRunner.run(["verify", "--key", bundle, material.ecToken])
+        let result = try await TokenKitCLI().run(["verify", "--key", bundle, material.ecToken], environment: .inherited)
         #expect(result.status == 2 && result.stderr.contains("has mode 0644"), "\(result.stderr)")
     }
 }

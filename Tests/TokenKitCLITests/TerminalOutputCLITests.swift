@@ -41,7 +41,7 @@ struct TerminalOutputCLITests {
     @Test("decode escapes every class in header, kid, member names and claims; the JSON decodes to the token's strings")
     func decode() async throws {
         let token = Self.b64(Self.header) + "." + Self.b64(Self.claims) + ".c2ln"
-        let result = try await CLIRunner.run(["decode", token])
+        let result = try await TokenKitCLI().run(["decode", token], environment: .inherited)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(UnsafeTextSamples.rawSamples(in: String(result.stdoutText.dropLast())).isEmpty, "\(result.stdoutText.debugDescription)")
         let object = try Self.object(result)
@@ -55,12 +55,12 @@ struct TerminalOutputCLITests {
 
     @Test("verify escapes every class in the claims it prints; the JSON decodes to the token's strings")
     func verify() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let secret = try dir.write("hs.key", String(repeating: "s", count: 32))
-        let sign = try await CLIRunner.run(["sign", "--alg", "HS256", "--secret", secret, Self.claims])
+        let sign = try await TokenKitCLI().run(["sign", "--alg", "HS256", "--secret", secret, Self.claims], environment: .inherited)
         #expect(sign.status == 0, "\(sign.stderr)")
         let token = sign.stdoutText.trimmingCharacters(in: .newlines)
-        let result = try await CLIRunner.run(["verify", "--secret", secret, token])
+        let result = try await TokenKitCLI().run(["verify", "--secret", secret, token], environment: .inherited)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(UnsafeTextSamples.rawSamples(in: String(result.stdoutText.dropLast())).isEmpty, "\(result.stdoutText.debugDescription)")
         Self.expectHostileClaims(try Self.object(result))
@@ -68,11 +68,11 @@ struct TerminalOutputCLITests {
 
     @Test("an error line that echoes a file name with every class is one cleaned line")
     func errorLineEchoingPath() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let name = dir.file("key" + String(String.UnicodeScalarView(UnsafeTextSamples.all.map(\.scalar).filter { $0.value != 0 && $0 != "/" })))
         for args in [["verify", "--key", name, "a.b.c"], ["verify", "--secret", name, "a.b.c"], ["jwk", name],
                      ["sign", "--alg", "ES256", "--key", name, "{}"], ["audit", "--key", name]] {
-            let result = try await CLIRunner.run(args, stdin: [])
+            let result = try await TokenKitCLI().run(args, stdin: [], environment: .inherited)
             #expect(result.status == 2, "\(args[0]): \(result.stderr)")
             #expect(result.stderr.hasPrefix("error: cannot read the ") && result.stderr.hasSuffix(": no such file\n"), "\(result.stderr.debugDescription)")
             #expect(result.stderrLines.count == 1, "\(result.stderr.debugDescription)")
@@ -83,12 +83,12 @@ struct TerminalOutputCLITests {
     @Test("argument-parser's own error messages, which echo arguments, are cleaned too")
     func argumentParserMessages() async throws {
         let value = "x" + String(String.UnicodeScalarView(UnsafeTextSamples.all.map(\.scalar).filter { $0.value != 0 && $0 != "\n" })) + "y"
-        let result = try await CLIRunner.run(["audit", "--fail-on", value])
+        let result = try await TokenKitCLI().run(["audit", "--fail-on", value], environment: .inherited)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("unknown finding 'x"), "\(result.stderr.debugDescription)")
         #expect(UnsafeTextSamples.rawSamples(in: result.stderr.replacingOccurrences(of: "\n", with: "")).isEmpty, "\(result.stderr.debugDescription)")
         // Help still goes to stdout, unchanged, with exit 0.
-        let help = try await CLIRunner.run(["verify", "--help"])
+        let help = try await TokenKitCLI().run(["verify", "--help"], environment: .inherited)
         #expect(help.status == 0 && help.stdoutText.contains("USAGE") && help.stderr.isEmpty)
     }
 }

@@ -39,10 +39,10 @@ struct WycheproofJWSCLITests {
 
     @Test("each vector's verdict, exit code and output match", arguments: cases)
     func verdict(_ c: WycheproofJOSE.Case) async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let keyFile = try dir.write("key.json", c.keyJSON)
         let option = c.isKeySet ? "--jwks" : "--key"
-        let result = try await CLIRunner.run(["verify", "--jws", option, keyFile, "--", c.jws])
+        let result = try await TokenKitCLI().run(["verify", "--jws", option, keyFile, "--", c.jws], environment: .inherited)
         if let deliberate = Self.refusedOnPurpose[c.file]?[c.tcId] {
             #expect(c.valid, "listed as refused on purpose but not a valid vector")
             #expect(result.status == deliberate.exit, "refused on purpose (\(deliberate.why)): exit \(result.status), \(result.stderr)")

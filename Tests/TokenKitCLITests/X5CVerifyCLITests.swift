@@ -15,7 +15,7 @@ struct X5CVerifyCLITests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = String(Int(manifest.now))
         for c in manifest.cases {
-            let result = try await CLIRunner.run(["verify", "--x5c-root", c.root, "--now", now, c.token])
+            let result = try await TokenKitCLI().run(["verify", "--x5c-root", c.root, "--now", now, c.token], environment: .inherited)
             if c.expect == "ok" {
                 #expect(result.status == 0, "\(c.name): \(result.stderr)")
                 #expect(result.stdoutText.hasPrefix("{") && result.stdoutText.hasSuffix("}\n"), "\(c.name)")
@@ -39,31 +39,31 @@ struct X5CVerifyCLITests {
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }),
               let other = manifest.cases.first(where: { $0.name == "valid-RS256" }) else { Issue.record("scenarios missing"); return }
         let now = String(Int(manifest.now))
-        let ok = try await CLIRunner.run(["verify", "--x5c-root", other.root, "--x5c-root", valid.root, "--now", now,
-                                    "--iss", "x5c-issuer", "--aud", "x5c-audience", valid.token])
+        let ok = try await TokenKitCLI().run(["verify", "--x5c-root", other.root, "--x5c-root", valid.root, "--now", now,
+                                    "--iss", "x5c-issuer", "--aud", "x5c-audience", valid.token], environment: .inherited)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdoutText.contains(#""sub":"x5c-subject""#))
-        let wrongAudience = try await CLIRunner.run(["verify", "--x5c-root", valid.root, "--now", now, "--aud", "elsewhere", valid.token])
+        let wrongAudience = try await TokenKitCLI().run(["verify", "--x5c-root", valid.root, "--now", now, "--aud", "elsewhere", valid.token], environment: .inherited)
         #expect(wrongAudience.status == 1 && wrongAudience.stderrLines.count == 1)
-        let onlyOther = try await CLIRunner.run(["verify", "--x5c-root", other.root, "--now", now, valid.token])
+        let onlyOther = try await TokenKitCLI().run(["verify", "--x5c-root", other.root, "--now", now, valid.token], environment: .inherited)
         #expect(onlyOther.status == 1 && onlyOther.stderr.hasPrefix("error: certificate chain:"))
-        let stdin = try await CLIRunner.run(["verify", "--x5c-root", valid.root, "--now", now, "-"], stdin: Array((valid.token + "\n").utf8))
+        let stdin = try await TokenKitCLI().run(["verify", "--x5c-root", valid.root, "--now", now, "-"], stdin: Array((valid.token + "\n").utf8), environment: .inherited)
         #expect(stdin.status == 0, "\(stdin.stderr)")
     }
 
     @Test("--x5c-root with --key, --jwks, --secret or --issuer-discovery is a usage error; an unreadable root exits 2")
     func usageAndRootErrors() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try PrivateTemporaryDirectory()
         let root = try dir.write("root.pem", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
         let key = dir.file("key.pem")
-        _ = try await CLIRunner.run(["keygen", "--alg", "ES256", "--out", key])
+        _ = try await TokenKitCLI().run(["keygen", "--alg", "ES256", "--out", key], environment: .inherited)
         for extra in [["--key", key], ["--jwks", key], ["--secret", key], ["--issuer-discovery", "--iss", "https://id.example"]] {
-            let result = try await CLIRunner.run(["verify", "--x5c-root", root] + extra + ["a.b.c"])
+            let result = try await TokenKitCLI().run(["verify", "--x5c-root", root] + extra + ["a.b.c"], environment: .inherited)
             #expect(result.status == 64, "\(extra): \(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
         for bad in [root, dir.file("missing.pem"), key] {
-            let result = try await CLIRunner.run(["verify", "--x5c-root", bad, "a.b.c"])
+            let result = try await TokenKitCLI().run(["verify", "--x5c-root", bad, "a.b.c"], environment: .inherited)
             #expect(result.status == 2, "\(bad): \(result.stderr)")
             #expect(result.stderrLines.count == 1)
         }

@@ -109,10 +109,10 @@ struct KeePassXCCLITests {
     @Test("KeePassXC's defaults on a desktop: a read asks for access, the test allows it, the secret comes back")
     func accessConfirmedOnDesktop() async throws {
         try await withKeePassXC { keepassxc, env in
-            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-1".utf8), environment: env)
+            let put = try await TokenKitCLI().run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-1".utf8), environment: .isolated(env))
             #expect(put.status == 0, "\(put.stderr)")
             let display = try #require(keepassxc.display)
-            async let reading = CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
+            async let reading = TokenKitCLI().run(["store", "get", "--reveal"] + Self.key, environment: .isolated(env))
             let answered = try await allowAccessRequest(on: display)
             let read = try await reading
             #expect(answered == 1, "no Access Request window appeared")
@@ -126,9 +126,9 @@ struct KeePassXCCLITests {
         try await withKeePassXC { keepassxc, env in
             var headless = env
             headless["DISPLAY"] = nil
-            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-2".utf8), environment: headless)
+            let put = try await TokenKitCLI().run(["store", "put"] + Self.key, stdin: Array("KPX-SECRET-2".utf8), environment: .isolated(headless))
             #expect(put.status == 0, "\(put.stderr)")
-            let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: headless)
+            let read = try await TokenKitCLI().run(["store", "get", "--reveal"] + Self.key, environment: .isolated(headless))
             expectOneErrorLine(read, status: 2, containing: "\"Confirm when passwords are retrieved by clients\"")
             #expect(read.stderr.contains("does not prompt here (no display"))
             #expect(!read.stderr.contains("KPX-SECRET-2"))
@@ -141,10 +141,10 @@ struct KeePassXCCLITests {
     func replacedLeavesNothing() async throws {
         try await withKeePassXC(Self.recommended) { keepassxc, env in
             for secret in ["KPX-OLD-SECRET", "KPX-NEW-SECRET"] {
-                let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
+                let put = try await TokenKitCLI().run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: .isolated(env))
                 #expect(put.status == 0, "\(put.stderr)")
             }
-            let read = try await CLI.run(["store", "get", "--reveal"] + Self.key, environment: env)
+            let read = try await TokenKitCLI().run(["store", "get", "--reveal"] + Self.key, environment: .isolated(env))
             #expect(read.stdoutText == "KPX-NEW-SECRET", "\(read.stderr)")
             let database = try await savedDatabase(keepassxc, titles: ["TokenKit: ci @ dev.tokenkit.kpx"]) { $0.contains("KPX-NEW-SECRET") && !$0.contains("KPX-OLD-SECRET") }
             #expect(database.contains("KPX-NEW-SECRET"), "the saved database does not show stored secrets: this check would prove nothing")
@@ -157,10 +157,10 @@ struct KeePassXCCLITests {
         try await withKeePassXC(Self.recommended) { keepassxc, env in
             // Kept to the end: the saved database must show it, or the check below proves nothing.
             let keep = ["--service", "dev.tokenkit.kpx", "--account", "keep", "--backend", "secret-service"]
-            #expect(try await CLI.run(["store", "put"] + keep, stdin: Array("KPX-KEPT-SECRET".utf8), environment: env).status == 0)
-            let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array("KPX-GONE-SECRET".utf8), environment: env)
+            #expect(try await TokenKitCLI().run(["store", "put"] + keep, stdin: Array("KPX-KEPT-SECRET".utf8), environment: .isolated(env)).status == 0)
+            let put = try await TokenKitCLI().run(["store", "put"] + Self.key, stdin: Array("KPX-GONE-SECRET".utf8), environment: .isolated(env))
             #expect(put.status == 0, "\(put.stderr)")
-            let delete = try await CLI.run(["store", "delete"] + Self.key, environment: env)
+            let delete = try await TokenKitCLI().run(["store", "delete"] + Self.key, environment: .isolated(env))
             #expect(delete.status == 0, "\(delete.stderr)")
             let database = try await savedDatabase(keepassxc, titles: ["TokenKit: keep @ dev.tokenkit.kpx", "TokenKit: ci @ dev.tokenkit.kpx"]) {
                 $0.contains("KPX-KEPT-SECRET") && !$0.contains("KPX-GONE-SECRET")
@@ -174,7 +174,7 @@ struct KeePassXCCLITests {
     func recycleBinKeepsOldSecret() async throws {
         try await withKeePassXC(["WITH_KEEPASSXC_CONFIRM_ACCESS": "0"]) { keepassxc, env in
             for secret in ["KPX-BIN-OLD", "KPX-BIN-NEW"] {
-                let put = try await CLI.run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: env)
+                let put = try await TokenKitCLI().run(["store", "put"] + Self.key, stdin: Array(secret.utf8), environment: .isolated(env))
                 #expect(put.status == 0, "\(put.stderr)")
             }
             let newest = "== TokenKit/TokenKit: ci @ dev.tokenkit.kpx\nKPX-BIN-NEW"

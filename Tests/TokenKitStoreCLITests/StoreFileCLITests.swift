@@ -1,40 +1,36 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// `tokenkit store` against the encrypted-file backend: outputs, exit codes, error lines.
 @Suite("tokenkit store (file backend)")
 struct StoreFileCLITests {
-    /// A private directory with a passphrase file, and the common arguments.
+    /// A private directory (removed with the fixture) with a passphrase file, and the common
+    /// arguments.
     struct Fixture {
+        let temporary: PrivateTemporaryDirectory
         let directory: String
         let file: String
         let passphraseFile: String
 
         init() throws {
-            directory = NSTemporaryDirectory() + "tokenkit-cli-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            temporary = try PrivateTemporaryDirectory(prefix: "tokenkit-cli")
+            directory = temporary.path
             file = "\(directory)/data/credentials.tkstore"
-            passphraseFile = "\(directory)/passphrase"
-            guard FileManager.default.createFile(
-                atPath: passphraseFile, contents: Data("file-pass-phrase\nsecond line ignored\n".utf8),
-                attributes: [.posixPermissions: 0o600])
-            else { throw CocoaError(.fileWriteUnknown) }
+            passphraseFile = try temporary.write("passphrase", "file-pass-phrase\nsecond line ignored\n")
         }
 
         var backend: [String] { ["--backend", "file", "--file", file, "--passphrase-file", passphraseFile, "--scrypt-log-n", "4"] }
         var environment: [String: String] { ["HOME": directory] }
 
         func run(_ arguments: [String], stdin: [UInt8] = [], extraEnvironment: [String: String] = [:]) async throws -> CLIResult {
-            try await CLI.run(arguments + backend, stdin: stdin, environment: environment.merging(extraEnvironment) { $1 })
+            try await TokenKitCLI().run(arguments + backend, stdin: stdin, environment: .isolated(environment.merging(extraEnvironment) { $1 }))
         }
-
-        func remove() { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     @Test("put, get, get --reveal, list, delete: outputs and exit codes")
     func roundTrip() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let secret: [UInt8] = Array("BIN-SECRET".utf8) + [0, 255, 10, 0]
         let put = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: secret)
         #expect(put.status == 0, "\(put.stderr)")
@@ -71,7 +67,6 @@ struct StoreFileCLITests {
     @Test("put --token-set stores a token set; --reveal prints it back with the same field names")
     func tokenSet() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let json = #"{"access_token":"AT-SECRET","refresh_token":"RT-SECRET","token_type":"Bearer","expires_at":1900000000,"scope":"read write","metadata":{"role":"parent"}}"#
         let put = try await fx.run(["store", "put", "--service", "api", "--account", "parent", "--token-set"], stdin: Array(json.utf8))
         #expect(put.status == 0, "\(put.stderr)")
@@ -96,11 +91,10 @@ struct StoreFileCLITests {
     @Test("wrong passphrase and a tampered file: exit 2 with different, named reasons, no secrets")
     func wrongPassphraseVersusTampered() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         _ = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: Array("KEEP-SECRET".utf8))
-        let wrong = try await CLI.run(
+        let wrong = try await TokenKitCLI().run(
             ["store", "get", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
-            environment: ["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "not-it"])
+            environment: .isolated(["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "not-it"]))
         expectOneErrorLine(wrong, status: 2, containing: "wrong passphrase")
         #expect(!wrong.stderr.contains("not-it") && !wrong.stderr.contains("file-pass-phrase"))
 
@@ -118,7 +112,6 @@ struct StoreFileCLITests {
     @Test("a 0644 store file is refused with exit 2 and the fix")
     func loosePermissions() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         _ = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: [1])
         chmod(fx.file, 0o644)
         expectOneErrorLine(try await fx.run(["store", "get", "--service", "api", "--account", "ci"]), status: 2, containing: "chmod 600")
@@ -127,22 +120,20 @@ struct StoreFileCLITests {
     @Test("no passphrase anywhere (no file, no variable, no terminal) is a clear error, never an empty passphrase")
     func missingPassphrase() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
-        let result = try await CLI.run(
+        let result = try await TokenKitCLI().run(
             ["store", "put", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
-            stdin: [1], environment: ["HOME": fx.directory], wrapper: ["/usr/bin/setsid", "--wait"])
+            stdin: [1], environment: .isolated(["HOME": fx.directory]), wrapper: ["/usr/bin/setsid", "--wait"])
         expectOneErrorLine(result, status: 2, containing: "TOKENKIT_PASSPHRASE")
         #expect(!FileManager.default.fileExists(atPath: fx.file))
-        let empty = try await CLI.run(
+        let empty = try await TokenKitCLI().run(
             ["store", "put", "--service", "api", "--account", "ci", "--backend", "file", "--file", fx.file],
-            stdin: [1], environment: ["HOME": fx.directory, "TOKENKIT_PASSPHRASE": ""], wrapper: ["/usr/bin/setsid", "--wait"])
+            stdin: [1], environment: .isolated(["HOME": fx.directory, "TOKENKIT_PASSPHRASE": ""]), wrapper: ["/usr/bin/setsid", "--wait"])
         expectOneErrorLine(empty, status: 2, containing: "empty")
     }
 
     @Test("usage errors exit 64: missing options, empty stdin, bad names")
     func usageErrors() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let missing = try await fx.run(["store", "get", "--account", "ci"])
         #expect(missing.status == 64)
         #expect(missing.stdout.isEmpty)
@@ -153,13 +144,12 @@ struct StoreFileCLITests {
     @Test("--backend auto with no Secret Service uses the file, and get says why")
     func autoFallsBackToFile() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         for environment in [["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], [:]] {
             let env = environment.merging(["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "auto-pass", "XDG_DATA_HOME": "\(fx.directory)/xdg"]) { $1 }
-            let put = try await CLI.run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("AUTO-SECRET".utf8), environment: env)
+            let put = try await TokenKitCLI().run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("AUTO-SECRET".utf8), environment: .isolated(env))
             #expect(put.status == 0, "\(put.stderr)")
             #expect(FileManager.default.fileExists(atPath: "\(fx.directory)/xdg/tokenkit/credentials.tkstore"))
-            let get = try await CLI.run(["store", "get", "--service", "api", "--account", "auto"], environment: env)
+            let get = try await TokenKitCLI().run(["store", "get", "--service", "api", "--account", "auto"], environment: .isolated(env))
             #expect(get.status == 0)
             #expect(get.stdoutText.contains("backend: file: "))
             #expect(get.stdoutText.contains(environment.isEmpty ? "DBUS_SESSION_BUS_ADDRESS is not set" : "cannot connect to the D-Bus session bus"))
@@ -169,10 +159,9 @@ struct StoreFileCLITests {
     @Test("--backend secret-service with no Secret Service: exit 2, naming the cause and the fix")
     func explicitSecretServiceMissing() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
-        let result = try await CLI.run(
+        let result = try await TokenKitCLI().run(
             ["store", "put", "--service", "api", "--account", "x", "--backend", "secret-service"], stdin: Array("NOPE-SECRET".utf8),
-            environment: ["HOME": fx.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+            environment: .isolated(["HOME": fx.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]))
         expectOneErrorLine(result, status: 2, containing: "no Secret Service")
         #expect(result.stderr.contains("gnome-keyring-daemon"))
         #expect(!result.stderr.contains("NOPE-SECRET"))

@@ -38,7 +38,6 @@ struct StoreFileHostileCLITests {
     @Test("a crafted ciphertext length near 2^64: exit 2 'corrupted', not a trap, for every command")
     func craftedLength() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         try await makeStore(fx)
         try await forge(fx.file, at: 64, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])
         for command in [["get", "--account", "ci"], ["list"], ["delete", "--account", "ci"]] {
@@ -50,7 +49,6 @@ struct StoreFileHostileCLITests {
     @Test("forged scrypt parameters costing 256 default derivations: exit 2 at once, naming N·r·p")
     func forgedScryptWork() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         try await makeStore(fx)
         // log2 N = 19, r = 8, p = 16: 512 MiB (inside the memory cap), 2^26 work.
         try await forge(fx.file, at: 11, [19, 0, 0, 0, 8, 0, 0, 0, 16])
@@ -62,19 +60,18 @@ struct StoreFileHostileCLITests {
           arguments: ["u/c.tkstore", "c.tkstore", "./u/v/c.tkstore", "u/", ".", "u//c.tkstore", "../cwd/u/c.tkstore"])
     func oddFilePaths(file: String) async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let wrapper = ["/bin/sh", "-c", "cd \"$TK_DIR\" && exec \"$0\" \"$@\""]
         let common = ["--backend", "file", "--file", file, "--passphrase-file", fx.passphraseFile, "--scrypt-log-n", "4"]
         let environment = ["HOME": fx.directory, "TK_DIR": fx.directory + "/cwd"]
         try FileManager.default.createDirectory(atPath: fx.directory + "/cwd", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let get = try await CLI.run(["store", "get", "--service", "api", "--account", "ci"] + common, environment: environment, wrapper: wrapper)
+        let get = try await TokenKitCLI().run(["store", "get", "--service", "api", "--account", "ci"] + common, environment: .isolated(environment), wrapper: wrapper)
         #expect(get.status == 1 || get.status == 2, "exit \(get.status): \(get.stderr)")
         #expect(get.stderr.hasPrefix("error: "))
-        let put = try await CLI.run(
-            ["store", "put", "--service", "api", "--account", "ci"] + common, stdin: Array("S".utf8), environment: environment, wrapper: wrapper)
+        let put = try await TokenKitCLI().run(
+            ["store", "put", "--service", "api", "--account", "ci"] + common, stdin: Array("S".utf8), environment: .isolated(environment), wrapper: wrapper)
         #expect(put.status == 0 || put.status == 2, "exit \(put.status): \(put.stderr)")
         if put.status == 0 {
-            let again = try await CLI.run(["store", "get", "--service", "api", "--account", "ci"] + common, environment: environment, wrapper: wrapper)
+            let again = try await TokenKitCLI().run(["store", "get", "--service", "api", "--account", "ci"] + common, environment: .isolated(environment), wrapper: wrapper)
             #expect(again.status == 0, "\(again.stderr)")
         } else {
             expectOneErrorLine(put, status: 2, containing: "error: ")
@@ -84,12 +81,11 @@ struct StoreFileHostileCLITests {
     @Test("under umask 0277 every file is 0600 and every new directory 0700, and later writes still work")
     func strictUmask() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let wrapper = ["/bin/sh", "-c", "umask 0277 && exec \"$0\" \"$@\""]
         for account in ["one", "two"] {
-            let result = try await CLI.run(
+            let result = try await TokenKitCLI().run(
                 ["store", "put", "--service", "api", "--account", account] + fx.backend, stdin: Array("S".utf8),
-                environment: fx.environment, wrapper: wrapper)
+                environment: .isolated(fx.environment), wrapper: wrapper)
             #expect(result.status == 0, "\(result.stderr)")
         }
         #expect(try mode(fx.directory + "/data") == 0o700)
@@ -103,7 +99,6 @@ struct StoreFileHostileCLITests {
           arguments: [0o644, 0o640, 0o604])
     func loosePassphraseFile(loose: Int) async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         try FileManager.default.setAttributes([.posixPermissions: loose], ofItemAtPath: fx.passphraseFile)
         let result = try await fx.run(["store", "put", "--service", "api", "--account", "ci"], stdin: Array("S".utf8))
         let shown = "0" + String(loose, radix: 8)
@@ -114,7 +109,6 @@ struct StoreFileHostileCLITests {
     @Test("store get never prints the scope's escape sequences")
     func scopeIsCleaned() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let json = #"{"access_token":"at","refresh_token":"rt","scope":"read \u001b]0;owned\u0007\u001b[2J write"}"#
         let put = try await fx.run(["store", "put", "--service", "api", "--account", "ci", "--token-set"], stdin: Array(json.utf8))
         try #require(put.status == 0, "\(put.stderr)")

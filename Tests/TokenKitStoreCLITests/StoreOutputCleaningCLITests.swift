@@ -21,7 +21,6 @@ struct StoreOutputCleaningCLITests {
     @Test("an account name with every class is shown cleaned by put, list, get and delete, and in the not-found error")
     func accountNames() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let account = "acc" + Self.keySamples + "ount"
         let service = "svc" + Self.keySamples
         let put = try await fx.run(["store", "put", "--service", service, "--account", account], stdin: Array("S".utf8))
@@ -44,7 +43,6 @@ struct StoreOutputCleaningCLITests {
     @Test("a kind written by another program, with every class, is shown cleaned by list and get")
     func hostileKind() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let passphrase = try String(contentsOfFile: fx.passphraseFile, encoding: .utf8).split(separator: "\n")[0]
         let store = EncryptedFileStore(path: fx.file, key: try .passphrase(String(passphrase)),
                                        options: .init(scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
@@ -65,7 +63,6 @@ struct StoreOutputCleaningCLITests {
     @Test("a scope from the token endpoint with every class is shown cleaned by get")
     func hostileScope() async throws {
         let fx = try Fixture()
-        defer { fx.remove() }
         let scope = "read " + Self.allSamples + " write"
         let json = #"{"access_token":"AT","token_type":"Bearer","scope":"\#(UnsafeTextSamples.jsonEscaped(scope))"}"#
         let put = try await fx.run(["store", "put", "--service", "api", "--account", "a", "--token-set"], stdin: Array(json.utf8))

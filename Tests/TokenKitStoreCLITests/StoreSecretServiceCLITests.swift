@@ -15,23 +15,23 @@ struct StoreSecretServiceCLITests {
         let service = "dev.tokenkit.cli-tests.\(UUID().uuidString)"
         let backend = ["--backend", "secret-service"]
         let secret: [UInt8] = Array("KEYRING-SECRET".utf8) + [0, 1, 0]
-        let put = try await CLI.run(["store", "put", "--service", service, "--account", "ci"] + backend, stdin: secret, environment: environment)
+        let put = try await TokenKitCLI().run(["store", "put", "--service", service, "--account", "ci"] + backend, stdin: secret, environment: .isolated(environment))
         #expect(put.status == 0, "\(put.stderr)")
-        let get = try await CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment)
+        let get = try await TokenKitCLI().run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: .isolated(environment))
         #expect(get.status == 0)
         #expect(get.stdoutText.contains("backend: secret-service"))
         #expect(get.stdoutText.contains("size: \(secret.count)"))
         #expect(!get.stdoutText.contains("KEYRING-SECRET"))
-        let reveal = try await CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"] + backend, environment: environment)
+        let reveal = try await TokenKitCLI().run(["store", "get", "--service", service, "--account", "ci", "--reveal"] + backend, environment: .isolated(environment))
         #expect(reveal.stdout == secret)
-        let auto = try await CLI.run(["store", "get", "--service", service, "--account", "ci", "--reveal"], environment: environment)
+        let auto = try await TokenKitCLI().run(["store", "get", "--service", service, "--account", "ci", "--reveal"], environment: .isolated(environment))
         #expect(auto.stdout == secret, "auto picks the live Secret Service: \(auto.stderr)")
-        let list = try await CLI.run(["store", "list", "--service", service] + backend, environment: environment)
+        let list = try await TokenKitCLI().run(["store", "list", "--service", service] + backend, environment: .isolated(environment))
         #expect(list.stdoutText.hasPrefix("ci\tkind=secret\tsize=\(secret.count)"))
         #expect(!list.stdoutText.contains("KEYRING-SECRET"))
-        #expect(try await CLI.run(["store", "delete", "--service", service, "--account", "ci"] + backend, environment: environment).status == 0)
+        #expect(try await TokenKitCLI().run(["store", "delete", "--service", service, "--account", "ci"] + backend, environment: .isolated(environment)).status == 0)
         expectOneErrorLine(
-            try await CLI.run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: environment),
+            try await TokenKitCLI().run(["store", "get", "--service", service, "--account", "ci"] + backend, environment: .isolated(environment)),
             status: 1, containing: "no credential stored")
     }
 
@@ -39,10 +39,11 @@ struct StoreSecretServiceCLITests {
     /// `$TOKENKIT` set to the binary under test.
     func inPrivateKeyring(_ script: String) async throws -> CLIResult {
         let environment = [
-            "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": NSTemporaryDirectory(), "TOKENKIT": try CLI.binary(),
+            "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": NSTemporaryDirectory(), "TOKENKIT": try TokenKitCLI().path,
             "WITH_SECRET_SERVICE_NO_INSTALL": "1",
         ]
-        return CLIResult(try await ChildProcess(CLI.withSecretService, ["bash", "-c", script], environment: environment).run())
+        return CLIResult(try await ChildProcess(SourceTree.path("scripts/with-secret-service"), ["bash", "-c", script], environment: environment)
+            .run(timeout: .seconds(120)))
     }
 
     static let lockDefaultCollection = """

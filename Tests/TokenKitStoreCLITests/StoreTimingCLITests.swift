@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 
 /// The store CLI's wall-clock bounds. `scripts/test` runs this suite in its isolated first
 /// pass (with the Secret Service suites), never beside hundreds of process-spawning tests on
@@ -11,10 +12,9 @@ struct StoreTimingCLITests {
     @Test("--backend auto with no Secret Service falls back to the file within 3 s")
     func autoFallbackIsFast() async throws {
         let fx = try StoreFileCLITests.Fixture()
-        defer { fx.remove() }
         let env = ["HOME": fx.directory, "TOKENKIT_PASSPHRASE": "auto-pass", "XDG_DATA_HOME": "\(fx.directory)/xdg",
                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
-        let put = try await CLI.run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("S".utf8), environment: env)
+        let put = try await TokenKitCLI().run(["store", "put", "--service", "api", "--account", "auto", "--scrypt-log-n", "4"], stdin: Array("S".utf8), environment: .isolated(env))
         #expect(put.status == 0, "\(put.stderr)")
         #expect(put.elapsed < .seconds(3), "took \(put.elapsed)")
     }
@@ -22,10 +22,9 @@ struct StoreTimingCLITests {
     @Test("--backend secret-service with no Secret Service fails within 3 s")
     func missingSecretServiceIsFast() async throws {
         let fx = try StoreFileCLITests.Fixture()
-        defer { fx.remove() }
-        let result = try await CLI.run(
+        let result = try await TokenKitCLI().run(
             ["store", "put", "--service", "api", "--account", "x", "--backend", "secret-service"], stdin: Array("S".utf8),
-            environment: ["HOME": fx.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+            environment: .isolated(["HOME": fx.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]))
         print("no-Secret-Service failure took \(result.elapsed)")
         #expect(result.status == 2)
         #expect(result.elapsed < .seconds(3))

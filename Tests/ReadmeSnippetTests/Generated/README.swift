@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_155() async throws {
-    // README.md:155
+@Sendable func README_163() async throws {
+    // README.md:163
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_175() async throws {
-    // README.md:175
+@Sendable func README_183() async throws {
+    // README.md:183
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_204() async throws {
-    // README.md:204
+@Sendable func README_212() async throws {
+    // README.md:212
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_230() async throws {
-    // README.md:230
+@Sendable func README_238() async throws {
+    // README.md:238
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_265() async throws {
-    // README.md:265
+@Sendable func README_273() async throws {
+    // README.md:273
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_293() async throws {
-    // README.md:293
+@Sendable func README_301() async throws {
+    // README.md:301
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_357() async throws {
-    // README.md:357
+@Sendable func README_365() async throws {
+    // README.md:365
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_441() async throws {
-    // README.md:441
+@Sendable func README_449() async throws {
+    // README.md:449
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_496() async throws {
-    // README.md:496
+@Sendable func README_504() async throws {
+    // README.md:504
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_558() async throws {
-    // README.md:558
+@Sendable func README_566() async throws {
+    // README.md:566
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 155, runnable: true, body: README_155),
-        .init(document: "README.md", line: 175, runnable: false, body: README_175),
-        .init(document: "README.md", line: 204, runnable: false, body: README_204),
-        .init(document: "README.md", line: 230, runnable: false, body: README_230),
-        .init(document: "README.md", line: 265, runnable: false, body: README_265),
-        .init(document: "README.md", line: 293, runnable: false, body: README_293),
-        .init(document: "README.md", line: 357, runnable: false, body: README_357),
-        .init(document: "README.md", line: 441, runnable: false, body: README_441),
-        .init(document: "README.md", line: 496, runnable: false, body: README_496),
-        .init(document: "README.md", line: 558, runnable: false, body: README_558),
+        .init(document: "README.md", line: 163, runnable: true, body: README_163),
+        .init(document: "README.md", line: 183, runnable: false, body: README_183),
+        .init(document: "README.md", line: 212, runnable: false, body: README_212),
+        .init(document: "README.md", line: 238, runnable: false, body: README_238),
+        .init(document: "README.md", line: 273, runnable: false, body: README_273),
+        .init(document: "README.md", line: 301, runnable: false, body: README_301),
+        .init(document: "README.md", line: 365, runnable: false, body: README_365),
+        .init(document: "README.md", line: 449, runnable: false, body: README_449),
+        .init(document: "README.md", line: 504, runnable: false, body: README_504),
+        .init(document: "README.md", line: 566, runnable: false, body: README_566),
     ]
 }
 #endif

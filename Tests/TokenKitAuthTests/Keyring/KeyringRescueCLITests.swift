@@ -16,7 +16,7 @@ struct KeyringRescueCLITests {
 
     @Test("token: the refreshed set goes to the rescue file, and later tokens refresh from it", arguments: Breakage.allCases)
     func tokenWrite(_ breakage: Breakage) async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
@@ -25,7 +25,7 @@ struct KeyringRescueCLITests {
                 let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
                 let put = try await cli.run(
                     ["store", "put", "--token-set", "--backend", "secret-service"] + Self.key,
-                    stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: env)
+                    stdin: String(decoding: seeded.jsonBytes(), as: UTF8.self), environment: .exactly(env))
                 #expect(put.status == 0, "\(put.stderr)")
                 // Stored by `store put`, not `login`: no record, so the backend is named (as it was for the put).
                 let token = ["token", "--backend", "secret-service"] + Self.key + [
@@ -33,37 +33,37 @@ struct KeyringRescueCLITests {
                 ]
 
                 await server.state.closeGate()
-                async let refreshing = cli.run(token, environment: env)
+                async let refreshing = cli.run(token, environment: .exactly(env))
                 try await KeyringFixture.waitUntil("the token request") { await server.state.tokenRequests == 1 }
                 try await breakage.apply(to: keyring)
                 await server.state.openGate()
                 let first = try await refreshing
                 #expect(first.status == 0, "stderr: \(first.stderr)")
-                #expect(first.stdout.hasPrefix("at-") && first.stdout != seeded.accessToken + "\n")
+                #expect(first.stdoutText.hasPrefix("at-") && first.stdoutText != seeded.accessToken + "\n")
                 KeyringFixture.expectRescueWarning(first.stderr, key: Self.key)
 
                 // The keyring is still broken: the next `token` finds the rescued set (fresh: no request).
-                let second = try await cli.run(token, environment: env)
+                let second = try await cli.run(token, environment: .exactly(env))
                 #expect(second.status == 0, "stderr: \(second.stderr)")
-                #expect(second.stdout == first.stdout)
+                #expect(second.stdoutText == first.stdoutText)
                 #expect(await server.state.refreshCount == 1)
 
                 // Forced to refresh, it sends the rescued (live) refresh token: accepted, no reuse.
-                let third = try await cli.run(token + ["--skew", "2h"], environment: env)
+                let third = try await cli.run(token + ["--skew", "2h"], environment: .exactly(env))
                 #expect(third.status == 0, "stderr: \(third.stderr)")
-                #expect(third.stdout.hasPrefix("at-") && third.stdout != first.stdout)
+                #expect(third.stdoutText.hasPrefix("at-") && third.stdoutText != first.stdoutText)
                 #expect(await server.state.refreshCount == 2)
                 #expect(await server.state.reuseDetections == 0)
 
                 if breakage == .hung {
                     // The keyring answers again: `store restore` moves the login back into it.
                     keyring.signalProvider(SIGCONT)
-                    let restore = try await cli.run(["store", "restore"] + Self.key, environment: env)
+                    let restore = try await cli.run(["store", "restore"] + Self.key, environment: .exactly(env))
                     #expect(restore.status == 0, "stderr: \(restore.stderr)")
-                    #expect(restore.stdout.contains("into secret-service"))
-                    let stored = try await cli.run(["store", "get", "--reveal", "--backend", "secret-service"] + Self.key, environment: env)
-                    #expect(try TokenSet(jsonBytes: Array(stored.stdout.utf8)).accessToken + "\n" == third.stdout)
-                    let again = try await cli.run(["store", "restore"] + Self.key, environment: env)
+                    #expect(restore.stdoutText.contains("into secret-service"))
+                    let stored = try await cli.run(["store", "get", "--reveal", "--backend", "secret-service"] + Self.key, environment: .exactly(env))
+                    #expect(try TokenSet(jsonBytes: Array(stored.stdoutText.utf8)).accessToken + "\n" == third.stdoutText)
+                    let again = try await cli.run(["store", "restore"] + Self.key, environment: .exactly(env))
                     #expect(again.status == 1 && again.stderr.contains("nothing is kept in the rescue file"), "stderr: \(again.stderr)")
                 }
             }
@@ -72,13 +72,13 @@ struct KeyringRescueCLITests {
 
     @Test("login: the issued login goes to the rescue file, and `token` refreshes it without a new sign-in", arguments: Breakage.allCases)
     func loginWrite(_ breakage: Breakage) async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             try await ServiceTokenServer.with { server in
-                async let signingIn = cli.run(try KeyringFixture.deviceLogin(Self.key, server, sandbox) + ["--timeout", "60"], environment: env)
+                async let signingIn = cli.run(try KeyringFixture.deviceLogin(Self.key, server, sandbox) + ["--timeout", "60"], environment: .exactly(env))
                 // The device request came after the store check; the first poll comes a second later.
                 try await KeyringFixture.waitUntil("the device request") { await server.state.deviceRequests == 1 }
                 try await breakage.apply(to: keyring)
@@ -88,9 +88,9 @@ struct KeyringRescueCLITests {
                 #expect(login.stderr.contains("signed in to com.example.api/alice (stored in secret-service)"))
 
                 // No endpoint or client flags, the keyring still broken: refreshed from the rescue file.
-                let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"], environment: env)
+                let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"], environment: .exactly(env))
                 #expect(token.status == 0, "stderr: \(token.stderr)")
-                #expect(token.stdout.hasPrefix("svc-at-2-"), "stdout: \(token.stdout)")
+                #expect(token.stdoutText.hasPrefix("svc-at-2-"), "stdout: \(token.stdoutText)")
                 #expect(await server.state.lastForm["grant_type"] == "refresh_token")
                 #expect(await server.state.issued == 2)
             }
@@ -99,14 +99,14 @@ struct KeyringRescueCLITests {
 
     @Test("login with an unusable store fails before contacting the server")
     func unusableStoreFailsFirst() async throws {
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
         defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await keyring.lockDefaultCollection()
             try await ServiceTokenServer.with { server in
                 let login = try KeyringFixture.deviceLogin(Self.key, server, sandbox)
-                let locked = try await cli.run(login + ["--backend", "secret-service"], environment: KeyringFixture.environment(sandbox, keyring))
+                let locked = try await cli.run(login + ["--backend", "secret-service"], environment: .exactly(KeyringFixture.environment(sandbox, keyring)))
                 #expect(locked.status == 2, "stderr: \(locked.stderr)")
                 #expect(locked.stderr.hasPrefix("error: secret-service backend: the default keyring collection is locked"), "stderr: \(locked.stderr)")
                 #expect(locked.stderr.contains("--backend file"))
@@ -116,9 +116,9 @@ struct KeyringRescueCLITests {
                 let wrong = try KeyringFixture.file(sandbox, "wrong", "wrong passphrase")
                 let put = try await cli.run(
                     ["store", "put", "--service", "other", "--account", "x"] + sandbox.backend.prefix(4) + ["--passphrase-file", right, "--scrypt-log-n", "4"],
-                    stdin: "S", environment: sandbox.environment)
+                    stdin: "S", environment: .exactly(sandbox.environment))
                 #expect(put.status == 0, "\(put.stderr)")
-                let wrongFile = try await cli.run(login + sandbox.backend.prefix(4) + ["--passphrase-file", wrong], environment: sandbox.environment)
+                let wrongFile = try await cli.run(login + sandbox.backend.prefix(4) + ["--passphrase-file", wrong], environment: .exactly(sandbox.environment))
                 #expect(wrongFile.status == 2, "stderr: \(wrongFile.stderr)")
                 #expect(wrongFile.stderr.hasPrefix("error: file backend:"), "stderr: \(wrongFile.stderr)")
                 #expect(await server.state.deviceRequests == 0)

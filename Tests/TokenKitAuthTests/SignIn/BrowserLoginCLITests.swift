@@ -42,7 +42,7 @@ struct BrowserLoginCLITests {
         """#
 
     struct Run {
-        let outcome: CLIProcess.Outcome
+        let outcome: CLIResult
         let record: String
 
         func recorded(_ name: String) -> String { (try? String(contentsOfFile: record + "/" + name, encoding: .utf8)) ?? "" }
@@ -63,17 +63,17 @@ struct BrowserLoginCLITests {
         environment["BROWSER_MODE"] = mode
         environment["TOKENKIT_PASSPHRASE"] = Self.passphraseInEnvironment
         environment["PGPASSWORD"] = Self.databasePasswordInEnvironment
-        let outcome = try await CLIProcess.locate().run(
+        let outcome = try await TokenKitCLI().run(
             ["login", "--service", "app", "--account", "alice", "--issuer", server.issuer, "--client-id", OIDCServerState.clientID,
              "--scope", "openid"] + extra + sandbox.backend + ["--scrypt-log-n", "10"],
-            environment: environment, seconds: 90)
+            environment: .exactly(environment), timeout: .seconds(90))
         return Run(outcome: outcome, record: record)
     }
 
     func stored(_ sandbox: Sandbox) async throws -> TokenSet? {
-        let outcome = try await CLIProcess.locate().run(
-            ["store", "get", "--reveal", "--service", "app", "--account", "alice"] + sandbox.backend, environment: sandbox.environment)
-        return outcome.status == 0 ? try TokenSet(jsonBytes: Array(outcome.stdout.utf8)) : nil
+        let outcome = try await TokenKitCLI().run(
+            ["store", "get", "--reveal", "--service", "app", "--account", "alice"] + sandbox.backend, environment: .exactly(sandbox.environment))
+        return outcome.status == 0 ? try TokenSet(jsonBytes: Array(outcome.stdoutText.utf8)) : nil
     }
 
     @Test("the browser gets only the one-time start URL, and an environment without the secrets tokenkit reads; stderr names the account")
@@ -174,17 +174,17 @@ struct BrowserLoginCLITests {
             #expect(try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"]).outcome.status == 0)
             let before = try #require(try await stored(sandbox))
             await server.state.set(refreshSubject: "mallory")
-            let cli = try CLIProcess.locate()
+            let cli = try TokenKitCLI()
             let refreshed = try await cli.run(
-                ["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+                ["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(refreshed.status == 2, "\(refreshed.stderr)")
             #expect(refreshed.stderr.contains("another subject than the stored login"), "\(refreshed.stderr)")
-            #expect(refreshed.stdout.isEmpty)
+            #expect(refreshed.stdoutText.isEmpty)
             #expect(try await stored(sandbox) == before)
             // The same account on refresh is accepted.
             await server.state.set(refreshSubject: nil)
             let again = try await cli.run(
-                ["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: sandbox.environment)
+                ["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(again.status == 0, "\(again.stderr)")
         }
     }

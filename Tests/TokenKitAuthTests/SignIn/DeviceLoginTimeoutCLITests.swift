@@ -4,6 +4,7 @@ import HTTPServerTestSupport
 import Hummingbird
 import NIOCore
 import Testing
+import TokenKitTestSupport
 
 /// `tokenkit login --device --timeout` against endpoints that never answer: the overall
 /// deadline ends the login (exit 1, one `error:` line, nothing stored) instead of hanging.
@@ -29,14 +30,14 @@ struct DeviceLoginTimeoutCLITests {
         try await LocalHTTPServer.run(router, label: "hanging-device-server", grace: .milliseconds(250), body)
     }
 
-    func login(port: Int, sandbox: Sandbox) async throws -> (CLIProcess.Outcome, Duration) {
-        let cli = try CLIProcess.locate()
+    func login(port: Int, sandbox: Sandbox) async throws -> (CLIResult, Duration) {
+        let cli = try TokenKitCLI()
         let started = ContinuousClock.now
         let outcome = try await cli.run(
             ["login", "--device", "--service", "app", "--account", "hang", "--timeout", "3",
              "--token-endpoint", "http://127.0.0.1:\(port)/token", "--device-authorization-endpoint", "http://127.0.0.1:\(port)/device",
              "--client-id", "app"] + sandbox.backend + ["--scrypt-log-n", "10"],
-            environment: sandbox.environment, seconds: 60)
+            environment: .exactly(sandbox.environment), timeout: .seconds(60))
         return (outcome, ContinuousClock.now - started)
     }
 
@@ -50,8 +51,8 @@ struct DeviceLoginTimeoutCLITests {
             #expect(outcome.stderr.contains("ABCD-EFGH"))
             #expect(outcome.stderr.hasSuffix("error: sign-in timed out after 3 seconds\n"), "stderr: \(outcome.stderr)")
             #expect(elapsed < .seconds(20))
-            let stored = try await CLIProcess.locate().run(
-                ["store", "get", "--service", "app", "--account", "hang"] + sandbox.backend, environment: sandbox.environment)
+            let stored = try await TokenKitCLI().run(
+                ["store", "get", "--service", "app", "--account", "hang"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(stored.status == 1)
         }
     }

@@ -18,11 +18,11 @@ struct DjangoOAuthToolkitCLITests {
         return variables
     }
 
-    func login(_ env: OAuthServerEnvironment, _ sandbox: Sandbox, account: String = "alice", action: String = "approve", extra: [String] = []) async throws -> CLIProcess.Outcome {
-        try await CLIProcess.locate().run(
+    func login(_ env: OAuthServerEnvironment, _ sandbox: Sandbox, account: String = "alice", action: String = "approve", extra: [String] = []) async throws -> CLIResult {
+        try await TokenKitCLI().run(
             ["login", "--service", "app", "--account", account, "--issuer", env.issuer,
              "--client-id", env["NATIVE_CLIENT_ID"], "--scope", "openid", "--scope", "read"] + extra + sandbox.backend,
-            environment: environment(env, sandbox, action: action), seconds: 90)
+            environment: .exactly(environment(env, sandbox, action: action)), timeout: .seconds(90))
     }
 
     @Test("login (PKCE + ID token), token from the stored login, logout with revocation")
@@ -30,24 +30,24 @@ struct DjangoOAuthToolkitCLITests {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        let cli = try CLIProcess.locate()
+        let cli = try TokenKitCLI()
         let signedIn = try await login(env, sandbox, extra: ["--timeout", "60"])
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
-        #expect(signedIn.stdout.isEmpty)
+        #expect(signedIn.stdoutText.isEmpty)
         #expect(signedIn.stderr == "signed in as 1 to app/alice (stored in file)\n")
         // No endpoint flags: they come from the stored login. --skew 2h forces a refresh (rotation).
-        let first = try await cli.run(["token", "--service", "app", "--account", "alice"] + sandbox.backend, environment: environment(env, sandbox))
+        let first = try await cli.run(["token", "--service", "app", "--account", "alice"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
         #expect(first.status == 0, "\(first.stderr)")
-        let refreshed = try await cli.run(["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: environment(env, sandbox))
+        let refreshed = try await cli.run(["token", "--service", "app", "--account", "alice", "--skew", "2h"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
-        #expect(refreshed.stdout != first.stdout)
-        let out = try await cli.run(["logout", "--service", "app", "--account", "alice"] + sandbox.backend, environment: environment(env, sandbox))
+        #expect(refreshed.stdoutText != first.stdoutText)
+        let out = try await cli.run(["logout", "--service", "app", "--account", "alice"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stderr.contains("revoked"))
-        let again = try await cli.run(["logout", "--service", "app", "--account", "alice"] + sandbox.backend, environment: environment(env, sandbox))
+        let again = try await cli.run(["logout", "--service", "app", "--account", "alice"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
         #expect(again.status == 1)
         #expect(again.stderr == "error: nothing is stored for app/alice\n")
-        let gone = try await cli.run(["token", "--service", "app", "--account", "alice"] + sandbox.backend, environment: environment(env, sandbox))
+        let gone = try await cli.run(["token", "--service", "app", "--account", "alice"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
         #expect(gone.status == 1)
     }
 
@@ -60,8 +60,8 @@ struct DjangoOAuthToolkitCLITests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("error: access denied"))
         #expect(outcome.stderr.split(separator: "\n").count == 1)
-        let list = try await CLIProcess.locate().run(["store", "list", "--service", "app"] + sandbox.backend, environment: environment(env, sandbox))
-        #expect(!list.stdout.contains("alice"))
+        let list = try await TokenKitCLI().run(["store", "list", "--service", "app"] + sandbox.backend, environment: .exactly(environment(env, sandbox)))
+        #expect(!list.stdoutText.contains("alice"))
     }
 
     @Test("A user who closes the browser: exit 1 after --timeout")
@@ -79,9 +79,9 @@ struct DjangoOAuthToolkitCLITests {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        let outcome = try await CLIProcess.locate().run(
+        let outcome = try await TokenKitCLI().run(
             ["login", "--service", "app", "--account", "a", "--issuer", "http://127.0.0.1:9", "--client-id", "x"] + sandbox.backend,
-            environment: environment(env, sandbox), seconds: 60)
+            environment: .exactly(environment(env, sandbox)), timeout: .seconds(60))
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("error: "))
     }
@@ -102,7 +102,7 @@ struct DjangoOAuthToolkitCLITests {
             wait $pid
             """
         var variables = environment(env, sandbox)
-        variables["TK"] = try CLIProcess.locate().executable.path
+        variables["TK"] = try TokenKitCLI().path
         variables["ERR"] = sandbox.root + "/stderr"
         let status = try await ChildProcess(
             "/bin/bash", ["-c", script, "device-login"] + sandbox.backend, environment: variables,
