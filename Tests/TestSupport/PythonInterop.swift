@@ -68,13 +68,14 @@ public enum PythonInterop {
         return jwePeerAvailable
     }
 
-    /// Runs `x5c_chains.py generate` into a fresh directory and returns the directory and its
-    /// manifest (the scenarios the x5c suites check). The caller removes the directory.
-    public static func generateX5CChains() async throws -> (directory: URL, manifest: X5CManifest) {
-        let directory = try temporaryDirectory()
+    /// Runs `x5c_chains.py generate` into a fresh private directory and returns the directory
+    /// and its manifest (the scenarios the x5c suites check). The manifest's files live as long
+    /// as the returned directory object: hold it while using them.
+    public static func generateX5CChains() async throws -> (directory: PrivateTemporaryDirectory, manifest: X5CManifest) {
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-interop")
         let run = try await run(script: "x5c_chains.py", ["generate", directory.path])
         guard run.status == 0 else { throw PeerFailed(description: "x5c_chains.py generate failed: \(run.stderr)") }
-        let data = try Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.file("manifest.json")))
         return (directory, try JSONDecoder().decode(X5CManifest.self, from: data))
     }
 
@@ -104,13 +105,6 @@ public enum PythonInterop {
         public var token: String
         /// `"ok"`, or text the refusal's reason must contain.
         public var expect: String
-    }
-
-    /// A fresh temporary directory, removed by the caller.
-    public static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tokenkit-interop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// One case of the manifest exchanged with interop.py.

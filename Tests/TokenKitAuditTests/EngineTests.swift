@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TokenKit
 @testable import TokenKitAudit
+import TokenKitTestSupport
 
 @Suite("Engine, runner and summary")
 struct EngineTests {
@@ -20,7 +21,9 @@ struct EngineTests {
 
     @Test func largeGeneratedFileCounts() throws {
         // 100,000 tokens: 1 in 10 expired, 1 in 20 without exp, 1 in 50 malformed, the rest ok.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-large-\(UUID().uuidString).txt").path
+        let directory = try PrivateTemporaryDirectory(prefix: "audit-large")
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.file("tokens.txt")
         var text = "# generated\n"
         var expected: [AuditStatus: Int] = [:]
         for i in 0..<100_000 {
@@ -39,7 +42,6 @@ struct EngineTests {
             text += token + (i % 2 == 0 ? "\n" : "\r\n")
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
 
         let policy = AuditPolicy(now: TestTokens.instant, computeReferences: false)
         let runner = AuditRunner(engine: AuditEngine(auditor: TokenAuditor(policy: policy)), batchSize: 4096)

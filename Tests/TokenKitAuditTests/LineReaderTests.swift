@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 @testable import TokenKitAudit
+import TokenKitTestSupport
 
 @Suite("Reading one token a line")
 struct LineReaderTests {
     /// Writes `bytes` to a temporary file and reads every batch from it.
     func read(_ bytes: [UInt8], bufferSize: Int = 1 << 16, batch: Int = 3) throws -> [(line: Int, text: String?, unreadable: String?)] {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).txt").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try PrivateTemporaryDirectory(prefix: "audit")
+        defer { withExtendedLifetime(directory) {} }
+        let path = try directory.write("tokens.txt", bytes: bytes)
         let reader = try TokenLineReader(path: path, bufferSize: bufferSize)
         #expect(reader.source == path)
         var out: [(Int, String?, String?)] = []

@@ -53,9 +53,9 @@ struct AuthProviderConflictTests {
     @Test("a store that fails when the refreshed set is saved: a store error naming the cause, no token in it")
     func saveFailure() async throws {
         try await Fixture.with { f in
-            let directory = NSTemporaryDirectory() + "tokenkit-save-failure-\(UUID().uuidString)"
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let path = directory + "/c.tkstore"
+            let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-save-failure")
+            defer { withExtendedLifetime(directory) {} }
+            let path = directory.file("c.tkstore")
             let store = EncryptedFileStore(path: path, key: try .passphrase("pw"), options: .init(scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
             let seeded = await f.state.signIn(expiresAt: f.clock.now.addingTimeInterval(-5))
             try await store.save(Credential(tokenSet: seeded), for: f.key)

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TokenKitAuth
+import TokenKitTestSupport
 
 /// ``AuthProvider``s in one process sharing a ``FileRefreshLock`` (the lock's own tests are in
 /// TokenKitStoreTests).
@@ -9,11 +10,11 @@ import TokenKitAuth
 struct AuthProviderFileLockTests {
     @Test("two providers with separate caches over one store refresh once through the lock")
     func twoProviders() async throws {
-        let directory = NSTemporaryDirectory() + "tokenkit-lock-test-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-lock-test")
+        defer { withExtendedLifetime(directory) {} }
         try await Fixture.with { f in
             try await f.seed(expiresIn: -5)
-            let lock = FileRefreshLock(directory: directory)
+            let lock = FileRefreshLock(directory: directory.path)
             let providers = try (0..<4).map { _ in try f.provider(lock: lock) }
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for provider in providers {

@@ -4,20 +4,20 @@ import Testing
 import TokenKitAuth
 import TokenKitStore
 import TokenKitURLSession
+import TokenKitTestSupport
 
 @Suite("README example")
 struct ReadmeExampleTests {
     @Test("the README's AuthProvider example runs as written against a local server")
     func readmeExample() async throws {
-        let lockDirectory = NSTemporaryDirectory() + "tokenkit-readme-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: lockDirectory) }
+        let lockDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-readme")
+        defer { withExtendedLifetime(lockDirectory) {} }
         try await OAuthTestServer.with { server in
-            let environment = ["XDG_RUNTIME_DIR": lockDirectory]
-            try FileManager.default.createDirectory(atPath: lockDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let environment = ["XDG_RUNTIME_DIR": lockDirectory.path]
             // The README opens the default file with the user's passphrase; the test uses a
             // private path and a cheap scrypt cost.
             let store = EncryptedFileStore(
-                path: lockDirectory + "/credentials.tkstore", key: try FileStoreKey.passphrase("correct horse battery staple"),
+                path: lockDirectory.file("credentials.tkstore"), key: try FileStoreKey.passphrase("correct horse battery staple"),
                 options: EncryptedFileStore.Options(scryptCost: ScryptCost(logN: 10, r: 8, p: 1)))
             let signedIn = await server.state.signIn(expiresAt: Date().addingTimeInterval(-1))
             try await store.save(Credential(tokenSet: signedIn), for: CredentialKey(service: "com.example.mail", account: "alice"))

@@ -68,17 +68,15 @@ struct RemoteKeysCLIProcessTests {
     @Test("jwk with several keys prints a JWKS with RFC 7638 kids and public parameters only")
     func jwkSet() async throws {
         let cli = try TokenKitCLI()
-        let dir = NSTemporaryDirectory() + "tokenkit-jwk-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try PrivateTemporaryDirectory(prefix: "tokenkit-jwk")
+        defer { withExtendedLifetime(dir) {} }
         let a = try JWTKey.generate(for: .es256), b = try JWTKey.generate(for: .rs256)
-        // Private key files are secret files: 0600, or tokenkit refuses them.
+        // Private key files are secret files: 0600 (write's default), or tokenkit refuses them.
         for (key, name) in [(a, "a.pem"), (b, "b.pem")] {
-            try #require(FileManager.default.createFile(
-                atPath: dir + "/" + name, contents: Data(try key.privateKeyPEM().utf8), attributes: [.posixPermissions: 0o600]))
+            try dir.write(name, try key.privateKeyPEM())
         }
 
-        let out = try await cli.run(["jwk", dir + "/a.pem", dir + "/b.pem"], environment: .exactly(Self.environment))
+        let out = try await cli.run(["jwk", dir.file("a.pem"), dir.file("b.pem")], environment: .exactly(Self.environment))
         #expect(out.status == 0, "\(out.stderr)")
         let set = try JWKSet(json: out.stdoutText)
         let expectedKids = [try a.thumbprint(), try b.thumbprint()]
@@ -87,10 +85,10 @@ struct RemoteKeysCLIProcessTests {
         #expect(!anySecret)
         #expect(!out.stdoutText.contains(#""d":"#))
 
-        let single = try await cli.run(["jwk", "--set", dir + "/a.pem"], environment: .exactly(Self.environment))
+        let single = try await cli.run(["jwk", "--set", dir.file("a.pem")], environment: .exactly(Self.environment))
         #expect(try JWKSet(json: single.stdoutText).keys.count == 1)
 
-        let twice = try await cli.run(["jwk", dir + "/a.pem", dir + "/a.pem"], environment: .exactly(Self.environment))
+        let twice = try await cli.run(["jwk", dir.file("a.pem"), dir.file("a.pem")], environment: .exactly(Self.environment))
         #expect(twice.status == 2 && twice.stderr.contains("same key"))
     }
 }

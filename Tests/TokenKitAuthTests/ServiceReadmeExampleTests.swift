@@ -5,18 +5,18 @@ import TokenKit
 import TokenKitAuth
 import TokenKitStore
 import TokenKitURLSession
+import TokenKitTestSupport
 
 @Suite("README service example")
 struct ServiceReadmeExampleTests {
     @Test("the README's client credentials example runs as written (DPoP on) against a local server")
     func serviceExample() async throws {
-        let lockDirectory = NSTemporaryDirectory() + "tokenkit-readme-svc-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: lockDirectory) }
-        try FileManager.default.createDirectory(atPath: lockDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lockDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-readme-svc")
+        defer { withExtendedLifetime(lockDirectory) {} }
         try await ServiceTokenServer.with { server in
             await server.state.set(requireDPoP: true)
             await server.state.set(resourceNonceRequired: true)
-            let env = ["XDG_RUNTIME_DIR": lockDirectory]
+            let env = ["XDG_RUNTIME_DIR": lockDirectory.path]
             let secretFromFile = ServiceServerState.clientSecret
 
             // --- README lines (endpoints and client id point at the local server) ---

@@ -12,7 +12,7 @@ struct X5CVerifyCLITests {
     func scenarios() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         let now = String(Int(manifest.now))
         for c in manifest.cases {
             let result = try await TokenKitCLI().run(["verify", "--x5c-root", c.root, "--now", now, c.token], environment: .inherited)
@@ -35,7 +35,7 @@ struct X5CVerifyCLITests {
     func optionsAndRepeatedRoots() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }),
               let other = manifest.cases.first(where: { $0.name == "valid-RS256" }) else { Issue.record("scenarios missing"); return }
         let now = String(Int(manifest.now))

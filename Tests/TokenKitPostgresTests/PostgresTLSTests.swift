@@ -77,13 +77,12 @@ struct PostgresTLSTests {
 
     @Test("require with sslrootcert verifies the chain (as libpq does): a CA that did not sign the server's certificate is refused")
     func requireWithRootVerifiesChain() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tokenkit-pg-ca-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let unrelated = dir.appendingPathComponent("unrelated-ca.pem").path
+        let dir = try PrivateTemporaryDirectory(prefix: "tokenkit-pg-ca")
+        defer { withExtendedLifetime(dir) {} }
+        let unrelated = dir.file("unrelated-ca.pem")
         let made = try await ChildProcess("/usr/bin/env", [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=an unrelated CA", "-keyout", dir.appendingPathComponent("unrelated-ca.key").path, "-out", unrelated,
+            "-subj", "/CN=an unrelated CA", "-keyout", dir.file("unrelated-ca.key"), "-out", unrelated,
         ]).run()
         try #require(made.status == 0, "openssl: \(made.stderrText)")
         let message = try await refusal(try main("sslmode=require&sslrootcert=\(unrelated)"))

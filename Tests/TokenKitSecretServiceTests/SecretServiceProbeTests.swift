@@ -3,6 +3,7 @@ import SecretServiceTestSupport
 import Testing
 @testable import TokenKitSecretService
 import TokenKitStore
+import TokenKitTestSupport
 
 /// A missing or unreachable Secret Service is detected fast and named; the default chooser
 /// falls back to the file store and says why.
@@ -68,9 +69,9 @@ struct SecretServiceProbeTests {
 
     @Test("a store on a dead bus fails fast with no-secret-service and says how to start one")
     func storeOnDeadBus() async throws {
-        let directory = NSTemporaryDirectory() + "tokenkit-ss-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = SecretServiceStore(options: .init(lockFilePath: "\(directory)/lock"), environment: Self.deadBus)
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-ss")
+        defer { withExtendedLifetime(directory) {} }
+        let store = SecretServiceStore(options: .init(lockFilePath: directory.file("lock")), environment: Self.deadBus)
         let started = ContinuousClock.now
         do {
             try await store.save(Credential(secret: Array("DEAD-BUS-SECRET".utf8)), for: CredentialKey(service: "svc", account: "acct"))

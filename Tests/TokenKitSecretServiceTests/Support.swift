@@ -1,18 +1,20 @@
 import Foundation
 import TokenKitTestSupport
 
-/// A private dbus-daemon with nothing on it (no Secret Service), stopped by ``stop()``.
+/// A private dbus-daemon with nothing on it (no Secret Service), stopped by ``stop()``; its
+/// socket directory is removed when the object is released.
 ///
 /// With `answering: false` its policy drops every reply, so it accepts connections but never
 /// answers a call: a hung bus.
 final class PrivateBus {
     let address: String
     private let pid: pid_t
-    private let directory: String
+    /// The bus's socket directory, removed when this object goes.
+    private let socketDirectory: PrivateTemporaryDirectory
 
     init(answering: Bool = true) async throws {
-        directory = NSTemporaryDirectory() + "tokenkit-bus-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        socketDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-bus")
+        let directory = socketDirectory.path
         let policy = answering
             ? #"<allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>"#
             : #"<allow send_destination="*"/><allow own="*"/>"#
@@ -43,6 +45,5 @@ final class PrivateBus {
     func stop() {
         // dbus-daemon does not exit on SIGTERM; this daemon holds nothing worth a clean exit.
         kill(pid, SIGKILL)
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }

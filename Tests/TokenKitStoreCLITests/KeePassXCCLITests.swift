@@ -28,12 +28,12 @@ struct KeePassXCCLITests {
             try ServiceGate.require(false, otherwise: "KeePassXC did not start (\(error)); run scripts/install-prerequisites", requiredBy: "TOKENKIT_REQUIRE_KEEPASSXC")
             return
         }
-        let home = NSTemporaryDirectory() + "tokenkit-kpx-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        let home = try PrivateTemporaryDirectory(prefix: "tokenkit-kpx")
+        defer { withExtendedLifetime(home) {} }
+        try FileManager.default.createDirectory(atPath: home.file("run"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         var environment = keepassxc.environment
-        environment["HOME"] = home
-        environment["XDG_RUNTIME_DIR"] = home + "/run"
+        environment["HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = home.file("run")
         do {
             try await body(keepassxc, environment)
             await keepassxc.stop()

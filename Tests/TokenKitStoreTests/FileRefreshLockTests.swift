@@ -1,13 +1,22 @@
 import Foundation
 import Testing
 import TokenKitStore
+import TokenKitTestSupport
 
 /// The per-host refresh lock (moved down next to TokenStore in issue 24); the providers that
 /// use it are tested in TokenKitAuthTests (AuthProviderFileLockTests).
 @Suite("FileRefreshLock")
 struct FileRefreshLockTests {
+    /// This test's private directory (each test gets its own suite instance).
+    let scratch: PrivateTemporaryDirectory
+
+    init() throws {
+        scratch = try PrivateTemporaryDirectory(prefix: "tokenkit-lock-test")
+    }
+
+    /// A fresh path (not created) in ``scratch``.
     func temporaryDirectory() -> String {
-        NSTemporaryDirectory() + "tokenkit-lock-test-\(UUID().uuidString)"
+        scratch.file(UUID().uuidString)
     }
 
     @Test("the default directory is under XDG_RUNTIME_DIR, else a per-uid /tmp directory")
@@ -20,7 +29,6 @@ struct FileRefreshLockTests {
     @Test("the directory is created 0700 and a group-readable one is refused")
     func directoryPermissions() async throws {
         let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let key = try CredentialKey(service: "s", account: "a")
         let lease = try await FileRefreshLock(directory: directory).acquire(for: key)
         lease.release()
@@ -35,7 +43,6 @@ struct FileRefreshLockTests {
     @Test("a lock directory another user created (squatting /tmp/tokenkit-<uid>) is reported as such")
     func squattedDirectory() async throws {
         let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         // Another owner: as root, hand it to a uid nobody uses; otherwise a root-owned directory
         // stands for "someone else's" (an unprivileged user cannot give files away).
@@ -60,10 +67,6 @@ struct FileRefreshLockTests {
     func symlinkedDirectory() async throws {
         let target = temporaryDirectory()
         let link = temporaryDirectory()
-        defer {
-            try? FileManager.default.removeItem(atPath: link)
-            try? FileManager.default.removeItem(atPath: target)
-        }
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         #expect(symlink(target, link) == 0)
         let error = await #expect(throws: TokenStoreError.self) {
@@ -76,7 +79,6 @@ struct FileRefreshLockTests {
     @Test("a second holder waits until the first releases, and times out with a clear error")
     func exclusion() async throws {
         let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let key = try CredentialKey(service: "s", account: "a")
         let first = try await FileRefreshLock(directory: directory).acquire(for: key)
         let error = await #expect(throws: TokenStoreError.self) {

@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_163() async throws {
-    // README.md:163
+@Sendable func README_164() async throws {
+    // README.md:164
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_183() async throws {
-    // README.md:183
+@Sendable func README_184() async throws {
+    // README.md:184
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_212() async throws {
-    // README.md:212
+@Sendable func README_213() async throws {
+    // README.md:213
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_238() async throws {
-    // README.md:238
+@Sendable func README_239() async throws {
+    // README.md:239
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_273() async throws {
-    // README.md:273
+@Sendable func README_274() async throws {
+    // README.md:274
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_301() async throws {
-    // README.md:301
+@Sendable func README_302() async throws {
+    // README.md:302
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_365() async throws {
-    // README.md:365
+@Sendable func README_366() async throws {
+    // README.md:366
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_449() async throws {
-    // README.md:449
+@Sendable func README_450() async throws {
+    // README.md:450
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_504() async throws {
-    // README.md:504
+@Sendable func README_505() async throws {
+    // README.md:505
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_566() async throws {
-    // README.md:566
+@Sendable func README_567() async throws {
+    // README.md:567
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 163, runnable: true, body: README_163),
-        .init(document: "README.md", line: 183, runnable: false, body: README_183),
-        .init(document: "README.md", line: 212, runnable: false, body: README_212),
-        .init(document: "README.md", line: 238, runnable: false, body: README_238),
-        .init(document: "README.md", line: 273, runnable: false, body: README_273),
-        .init(document: "README.md", line: 301, runnable: false, body: README_301),
-        .init(document: "README.md", line: 365, runnable: false, body: README_365),
-        .init(document: "README.md", line: 449, runnable: false, body: README_449),
-        .init(document: "README.md", line: 504, runnable: false, body: README_504),
-        .init(document: "README.md", line: 566, runnable: false, body: README_566),
+        .init(document: "README.md", line: 164, runnable: true, body: README_164),
+        .init(document: "README.md", line: 184, runnable: false, body: README_184),
+        .init(document: "README.md", line: 213, runnable: false, body: README_213),
+        .init(document: "README.md", line: 239, runnable: false, body: README_239),
+        .init(document: "README.md", line: 274, runnable: false, body: README_274),
+        .init(document: "README.md", line: 302, runnable: false, body: README_302),
+        .init(document: "README.md", line: 366, runnable: false, body: README_366),
+        .init(document: "README.md", line: 450, runnable: false, body: README_450),
+        .init(document: "README.md", line: 505, runnable: false, body: README_505),
+        .init(document: "README.md", line: 567, runnable: false, body: README_567),
     ]
 }
 #endif

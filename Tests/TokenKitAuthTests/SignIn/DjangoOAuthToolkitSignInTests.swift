@@ -33,13 +33,13 @@ struct DjangoOAuthToolkitSignInTests {
         }
     }
 
-    static func tempFile() -> String { NSTemporaryDirectory() + "tokenkit-callback-\(UUID().uuidString)" }
 
     @Test("PKCE sign-in returns a validated token set with the login configuration")
     func pkceSignIn() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let flow = try AuthorizationCodeSignIn(
             configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["openid", "read"],
             transport: transport, opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
@@ -58,8 +58,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("A callback with another state is answered 400 and ignored; the real callback still completes the sign-in")
     func wrongState() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let flow = try AuthorizationCodeSignIn(
             configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
             transport: transport, opener: browser(env, action: "capture", callbackFile: file), timeout: .seconds(60))
@@ -78,8 +79,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("An iss naming another issuer is refused (mix-up)")
     func wrongIssuer() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let flow = try AuthorizationCodeSignIn(
             configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
             transport: transport, opener: browser(env, action: "capture", callbackFile: file), timeout: .seconds(60))
@@ -96,8 +98,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("A replayed authorization code is refused by the server")
     func replayedCode() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let flow = try AuthorizationCodeSignIn(
             configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
             transport: transport, opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
@@ -115,8 +118,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("A denied consent surfaces as access-denied")
     func denied() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let flow = try AuthorizationCodeSignIn(
             configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
             transport: transport, opener: browser(env, action: "deny", callbackFile: file), timeout: .seconds(60))
@@ -127,8 +131,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("ID tokens with another nonce or another audience are refused")
     func swappedIDToken() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let native = try await configuration(env, client: "NATIVE_CLIENT_ID")
         let other = try await configuration(env, client: "OTHER_CLIENT_ID")
         let keys = try await SignInDiscovery.keys(try #require(native.jwksURI), transport: transport)
@@ -194,8 +199,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("Revocation ends the refresh token at the server")
     func revocation() async throws {
         let env = try OAuthServerEnvironment.require()
-        let file = Self.tempFile()
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        defer { withExtendedLifetime(callbackDirectory) {} }
+        let file = callbackDirectory.file("callback")
         let configuration = try await configuration(env, client: "NATIVE_CLIENT_ID")
         let flow = try AuthorizationCodeSignIn(
             configuration: configuration, scopes: ["read"], transport: transport,

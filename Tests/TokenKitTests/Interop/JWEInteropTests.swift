@@ -24,11 +24,11 @@ struct JWEInteropTests {
     @Test("tokens from joserfc and jwcrypto decrypt in TokenKit, and TokenKit's decrypt in both, for every alg")
     func bothWays() async throws {
         guard PythonInterop.requireJWEPeer() else { return }
-        let directory = try PythonInterop.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-interop")
+        defer { withExtendedLifetime(directory) {} }
         let generated = try await PythonInterop.run(script: "jwe_peer.py", ["generate", directory.path])
         try #require(generated.status == 0, "jwe_peer.py generate failed: \(generated.stderr)")
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: directory.appendingPathComponent("manifest.json")))
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: directory.file("manifest.json"))))
 
         // Python → TokenKit.
         var decrypted: Set<String> = [], libraries: Set<String> = [], encryptions: Set<String> = []
@@ -67,7 +67,7 @@ struct JWEInteropTests {
                 }
             }
         }
-        let backPath = directory.appendingPathComponent("back.json"), resultPath = directory.appendingPathComponent("results.json")
+        let backPath = URL(fileURLWithPath: directory.file("back.json")), resultPath = URL(fileURLWithPath: directory.file("results.json"))
         try JSONEncoder().encode(Manifest(keys: [], cases: back)).write(to: backPath)
         let run = try await PythonInterop.run(script: "jwe_peer.py", ["decrypt", backPath.path, resultPath.path])
         try #require(run.status == 0, "jwe_peer.py decrypt failed: \(run.stderr)")

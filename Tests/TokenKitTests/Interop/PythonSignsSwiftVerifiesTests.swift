@@ -27,12 +27,12 @@ struct PythonSignsSwiftVerifiesTests {
     @Test("every Python token verifies with every key format, and every forged twin is refused")
     func verifyAll() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let dir = try PythonInterop.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try PrivateTemporaryDirectory(prefix: "tokenkit-interop")
+        defer { withExtendedLifetime(dir) {} }
         let run = try await PythonInterop.run(["generate", dir.path])
         try #require(run.status == 0, "interop.py generate failed: \(run.stderr)")
         let manifest = try JSONDecoder().decode(PythonInterop.Manifest.self,
-                                                from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+                                                from: Data(contentsOf: URL(fileURLWithPath: dir.file("manifest.json"))))
         var covered: Set<String> = [], formats: Set<String> = []
         for c in manifest.cases {
             let label = "\(c.alg) \(c.format) \(c.valid ? "genuine" : "forged")"

@@ -21,8 +21,8 @@ struct SwiftSignsPythonVerifiesTests {
     @Test("every TokenKit token verifies in Python with every exported key format")
     func verifyAll() async throws {
         guard PythonInterop.requireAvailable() else { return }
-        let dir = try PythonInterop.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try PrivateTemporaryDirectory(prefix: "tokenkit-interop")
+        defer { withExtendedLifetime(dir) {} }
         var cases: [PythonInterop.Case] = []
         for name in PythonInterop.algorithmNames {
             let (key, algorithm) = try Self.key(for: name)
@@ -40,7 +40,7 @@ struct SwiftSignsPythonVerifiesTests {
                          ("jwks", JSONText.keySet([decoy, try key.withKeyID("swift").jwkObject()]))]
             }
             for (format, contents) in files {
-                let path = dir.appendingPathComponent("\(name).\(format)").path
+                let path = dir.file("\(name).\(format)")
                 try contents.write(toFile: path, atomically: true, encoding: .utf8)
                 let signingKey = format == "jwks" ? key.withKeyID("swift") : key
                 let claims = JWTClaims(JSONObject([
@@ -55,7 +55,7 @@ struct SwiftSignsPythonVerifiesTests {
                 cases.append(.init(alg: name, format: format, keyFile: path, token: forged, payload: "", valid: false))
             }
         }
-        let manifestURL = dir.appendingPathComponent("manifest.json"), resultURL = dir.appendingPathComponent("result.json")
+        let manifestURL = URL(fileURLWithPath: dir.file("manifest.json")), resultURL = URL(fileURLWithPath: dir.file("result.json"))
         try JSONEncoder().encode(PythonInterop.Manifest(cases: cases)).write(to: manifestURL)
         let run = try await PythonInterop.run(["verify", manifestURL.path, resultURL.path])
         try #require(run.status == 0, "interop.py verify failed: \(run.stderr)")

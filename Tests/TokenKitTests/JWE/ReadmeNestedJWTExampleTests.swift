@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// The README's nested-JWT example (signed by an issuer, then encrypted to the service), run
 /// as written: the test plays the issuer and writes the service's key file.
@@ -8,12 +9,11 @@ import TokenKit
 struct ReadmeNestedJWTExampleTests {
     @Test("the README's decryptNested example decrypts and verifies a nested JWT")
     func nestedJWT() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tokenkit-readme-jwe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-readme-jwe")
+        defer { withExtendedLifetime(directory) {} }
         // The service's key pair; the issuer's signing key and its JWKS.
         let serviceKey = try JWEKey.generate(for: .ecdhESA256KW)
-        let keyPath = directory.appendingPathComponent("jwe-private.pem").path
+        let keyPath = directory.file("jwe-private.pem")
         try Data(try serviceKey.privateKeyPEM().utf8).write(to: URL(fileURLWithPath: keyPath))
         let issuerKey = try JWTKey.generate(for: .es256, keyID: "issuer-1")
         let issuerJWKS = #"{"keys":[\#(try issuerKey.publicKey().jwk())]}"#

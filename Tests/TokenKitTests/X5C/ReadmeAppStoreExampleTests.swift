@@ -12,7 +12,7 @@ struct ReadmeAppStoreExampleTests {
     func appStoreNotification() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         guard let scenario = manifest.cases.first(where: { $0.name == "appstore-notification" }) else {
             Issue.record("no appstore-notification scenario")
             return

@@ -28,7 +28,7 @@ struct X5CChainTests {
     func scenarios() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         #expect(Self.required.isSubset(of: Set(manifest.cases.map(\.name))))
         for c in manifest.cases {
             let verifier = try Self.verifier(c, now: manifest.now)
@@ -55,7 +55,7 @@ struct X5CChainTests {
     func cacheHonoursTime() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         let clock = ManualClock(Date(timeIntervalSince1970: manifest.now))
         let verifier = try Self.verifier(valid, now: manifest.now, clock: clock)
@@ -75,7 +75,7 @@ struct X5CChainTests {
     func appStorePolicy() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         func scenario(_ name: String) throws -> PythonInterop.X5CCase {
             guard let found = manifest.cases.first(where: { $0.name == name }) else { throw PythonInterop.PeerFailed(description: "no \(name)") }
             return found
@@ -97,7 +97,7 @@ struct X5CChainTests {
     func leafSubjectPin() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         let header = try UnverifiedJWT(parsing: valid.token).header
         guard let first = header.raw["x5c"]?.arrayValue?.first?.stringValue, let der = Data(base64Encoded: first) else {
@@ -117,7 +117,7 @@ struct X5CChainTests {
     func headerChecksFirst() async throws {
         guard PythonInterop.requireAvailable() else { return }
         let (directory, manifest) = try await PythonInterop.generateX5CChains()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { withExtendedLifetime(directory) {} }
         guard let valid = manifest.cases.first(where: { $0.name == "valid-ES256" }) else { Issue.record("no valid-ES256"); return }
         var header = try UnverifiedJWT(parsing: valid.token).header.raw
         let parts = valid.token.split(separator: ".").map(String.init)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenKit
+import TokenKitTestSupport
 
 /// The Cleveroo API's every status code, over real HTTP to a real `cleveroo-server` process.
 @Suite("Cleveroo API", .serialized)
@@ -237,8 +238,8 @@ struct CleverooAPITests {
     @Test("bad options are refused before listening")
     func badOptions() async throws {
         for arguments in [["--token-lifetime", "901"], ["--token-lifetime", "0"], ["--port", "70000"]] {
-            let result = try await ClientProcess.run("cleveroo-server", arguments)
-            #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments): \(result)")
+            let result = try await TokenKitCLI(binary: "cleveroo-server").run(arguments, environment: .client())
+            #expect(result.status != 0 && result.stdoutText.isEmpty, "\(arguments): \(result.summary)")
         }
     }
 }

@@ -8,12 +8,12 @@ import TokenKitTestSupport
 struct SecretServiceStoreTests {
     /// Runs `binary ARGS` inside the environment this test process has (under
     /// scripts/with-secret-service, that includes the private session bus).
-    static func run(_ binary: String, _ arguments: [String], stdin: String = "") async throws -> RunResult {
+    static func run(_ binary: String, _ arguments: [String], stdin: String = "") async throws -> CLIResult {
         var environment = [String: String]()
         for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME", "XDG_DATA_HOME"] {
             if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
         }
-        return try await ClientProcess.run(binary, arguments, stdin: stdin, environment: environment)
+        return try await TokenKitCLI(binary: binary).run(arguments, stdin: stdin, environment: .client(environment))
     }
 
     @Test("with the default backend choice (auto), cleveroo keeps its session in the keyring: login once, children list in new processes, logout removes it")
@@ -32,15 +32,15 @@ struct SecretServiceStoreTests {
             let password = "keyring password 1"
             _ = try await Self.run("cleveroo", ["register", "--email", "\(profile)@example.com", "--phone", "1"] + common, stdin: "\(password)\n\(password)\n")
             let login = try await Self.run("cleveroo", ["login", "parent", "--email", "\(profile)@example.com"] + common, stdin: "\(password)\n")
-            #expect(login.status == 0, "\(login)")
+            #expect(login.status == 0, "\(login.summary)")
             let whoami = try await Self.run("cleveroo", ["whoami"] + common)
-            #expect(whoami.status == 0 && whoami.stdout.contains("stored in secret-service"), "\(whoami)")
+            #expect(whoami.status == 0 && whoami.stdoutText.contains("stored in secret-service"), "\(whoami.summary)")
             let list = try await Self.run("cleveroo", ["children", "list"] + common)
-            #expect(list.status == 0 && list.stdout == "no children yet\n", "\(list)")
+            #expect(list.status == 0 && list.stdoutText == "no children yet\n", "\(list.summary)")
             let out = try await Self.run("cleveroo", ["logout"] + common)
-            #expect(out.status == 0 && out.stdout == "signed out\n", "\(out)")
+            #expect(out.status == 0 && out.stdoutText == "signed out\n", "\(out.summary)")
             let after = try await Self.run("cleveroo", ["children", "list"] + common)
-            expectClientError(after, containing: "error: signed out")
+            expectOneErrorLine(after, status: 1, containing: "error: signed out")
         }
     }
 }
