@@ -21,24 +21,6 @@ struct LocalHTTPServerTests {
         return router
     }
 
-    /// Opens a TCP connection to 127.0.0.1:`port` without waiting for the server to accept it.
-    static func connectWithoutWaiting(to port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 || errno == EINPROGRESS else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
     @Test("serves the router on a loopback port and returns what the body returns")
     func serves() async throws {
         let answer = try await LocalHTTPServer.run(Self.router(), label: "serves") { port in
@@ -69,7 +51,7 @@ struct LocalHTTPServerTests {
     func stopsWhileConnectionsArrive() async throws {
         for _ in 0..<30 {
             let sockets = try await LocalHTTPServer.run(Self.router(), label: "stop-race") { port in
-                (0..<24).compactMap { _ in Self.connectWithoutWaiting(to: port) }
+                (0..<24).compactMap { _ in try? LoopbackSocket.connect(to: port, waiting: false) }
             }
             #expect(!sockets.isEmpty)
             sockets.forEach { _ = close($0) }

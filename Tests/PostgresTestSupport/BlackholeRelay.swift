@@ -1,5 +1,6 @@
 #if Postgres
 import Foundation
+import TokenKitTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,20 +23,7 @@ public final class BlackholeRelay: @unchecked Sendable {
     /// Listens on a free loopback port and relays each connection to `127.0.0.1:upstreamPort`.
     public init(upstreamPort: Int) throws {
         self.upstreamPort = UInt16(upstreamPort)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw PostgresTestServer.Failed(what: "relay bind/listen") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listen(backlog: 16)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -61,17 +49,8 @@ public final class BlackholeRelay: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
-            let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = upstreamPort.bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
+            guard let upstream = try? LoopbackSocket.connect(to: Int(upstreamPort)) else {
                 Glibc.close(client)
-                Glibc.close(upstream)
                 continue
             }
             lock.withLock { sockets += [client, upstream] }

@@ -51,26 +51,7 @@ public final class HostileBodyServer: @unchecked Sendable {
 
     /// Listens on a free loopback port and serves `answer` on a thread per connection.
     public init(_ answer: Answer, connectionSeconds: Double = 60) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw DeadlineExceeded(what: "HostileBodyServer: socket()") }
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            Glibc.close(descriptor)
-            throw DeadlineExceeded(what: "HostileBodyServer: bind/listen on 127.0.0.1")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listen(backlog: 64, reuseAddress: true)
         self.answer = answer
         self.connectionSeconds = connectionSeconds
         Thread.detachNewThread { [self] in acceptLoop() }

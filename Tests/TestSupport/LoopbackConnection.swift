@@ -3,13 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// A raw TCP connection to a loopback server, for tests that send what an HTTP client would
-/// not (half a request head) and watch how the server ends the connection.
+/// A raw TCP connection to a loopback server, for tests that do what an HTTP client will not
+/// (send half a request head, a byte at a time, or nothing at all; read an answer exactly as
+/// the server wrote it, redirects not followed) and watch how the server ends the connection.
 public final class LoopbackConnection: @unchecked Sendable {
     // @unchecked: `descriptor` is written once in init; the socket is used by one caller at a time.
     private let descriptor: Int32
 
-    /// Why a connection could not be made or used.
+    /// Why the connection could not be used.
     public struct Failed: Error, CustomStringConvertible {
         /// The call that failed.
         public let what: String
@@ -17,29 +18,19 @@ public final class LoopbackConnection: @unchecked Sendable {
         public var description: String { "failed: \(what)" }
     }
 
-    /// Connects to 127.0.0.1:`port`.
+    /// Connects to 127.0.0.1:`port` (loopback connects at once).
     public init(port: Int) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failed(what: "socket()") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw Failed(what: "connect to 127.0.0.1:\(port)")
-        }
-        self.descriptor = descriptor
+        descriptor = try LoopbackSocket.connect(to: port)
     }
 
     deinit { Glibc.close(descriptor) }
 
-    /// Sends all of `text`.
-    public func send(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
+    /// Sends all of `text` as UTF-8.
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends all of `bytes`; throws once the server has closed the connection.
+    public func send(_ bytes: [UInt8]) throws {
+        var bytes = bytes[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0, errno == EINTR { continue }

@@ -9,8 +9,9 @@ public enum PeakRSS {
     /// stdin, stdout, stderr and exit status pass through unchanged (a signal becomes 128+N).
     /// Returns the outcome and the peak in bytes.
     public static func run(_ child: ChildProcess, timeout: Duration) async throws -> (outcome: ChildProcess.Outcome, peakBytes: Int) {
-        let report = NSTemporaryDirectory() + "tokenkit-peak-rss-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: report) }
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-peak-rss")
+        let report = directory.file("report")
+        defer { withExtendedLifetime(directory) {} }
         let script = """
             import resource, subprocess, sys
             code = subprocess.call(sys.argv[2:])

@@ -6,7 +6,7 @@ import Foundation
 /// Hold the object (not only paths into it) for as long as the test uses the files: the
 /// directory goes when the last reference does. Removal is best effort (a failure is
 /// ignored), and nothing stops a test from loosening the directory's mode itself.
-public final class PrivateTemporaryDirectory: Sendable {
+public final class PrivateTemporaryDirectory: Sendable, CustomStringConvertible {
     /// The directory's absolute path.
     public let path: String
 
@@ -16,6 +16,9 @@ public final class PrivateTemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         self.path = path
     }
+
+    /// The path, so that `"\(directory)/name"` names a file in it.
+    public var description: String { path }
 
     /// The path of `name` in the directory (nothing is created).
     public func file(_ name: String) -> String { path + "/" + name }

@@ -11,35 +11,9 @@ public final class SilentListener: @unchecked Sendable {
     /// The port connections go to.
     public let port: Int
 
-    /// Why a listener could not be set up.
-    public struct Failed: Error, CustomStringConvertible {
-        /// The call that failed.
-        public let what: String
-        /// "failed: `what`".
-        public var description: String { "failed: \(what)" }
-    }
-
     /// Listens on 127.0.0.1 on a free port.
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failed(what: "socket()") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            Glibc.close(descriptor)
-            throw Failed(what: "bind/listen on 127.0.0.1")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, port) = try LoopbackSocket.listen(backlog: 16)
     }
 
     /// Waits (on a thread of its own, up to `timeout`) until a connection is pending, without

@@ -47,7 +47,6 @@ struct ClientCredentialsCommandTests {
     func dpopAnsweredWithBearer() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(ignoresDPoP: true)
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
@@ -64,7 +63,6 @@ struct ClientCredentialsCommandTests {
     func cacheKeyedByScope() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
             let read = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "read"]), environment: .exactly(sandbox.environment))
@@ -83,7 +81,6 @@ struct ClientCredentialsCommandTests {
     func acquireOnceAcrossProcesses() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(expiresIn: 300)
             let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
@@ -117,7 +114,6 @@ struct ClientCredentialsCommandTests {
     func otherMethods() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(clientAuth: .post)
             let post = try await cli.run(
@@ -141,7 +137,6 @@ struct ClientCredentialsCommandTests {
     func dpop() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(requireDPoP: true)
             await server.state.set(tokenNonceRequired: true)
@@ -160,7 +155,6 @@ struct ClientCredentialsCommandTests {
     func refused() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let secret = try file(sandbox, "client-secret", "wrong-secret-value-42")
             let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret]), environment: .exactly(sandbox.environment))
@@ -178,7 +172,6 @@ struct ClientCredentialsCommandTests {
     func usage() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let secret = try file(sandbox, "client-secret", "s")
         let base = ["token"] + Self.key + ["--token-endpoint", "https://id.example.com/token", "--client-id", "svc"] + sandbox.backend
         let cases: [([String], String)] = [

@@ -13,7 +13,6 @@ struct DiscoveryIssuerMismatchCLITests {
     func issuerMismatchExitsOne() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let secret = sandbox.root + "/client-secret"
         #expect(FileManager.default.createFile(atPath: secret, contents: Data("s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
         try await ScriptedHTTPServer.with { server in

@@ -26,7 +26,6 @@ struct DjangoClientCredentialsTests {
         let server = try DjangoServer.current()
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         var tokens: [String] = []
         for (account, method) in [("basic", "basic"), ("post", "post")] {
             let args = arguments(server, sandbox, account: account, [
@@ -57,7 +56,6 @@ struct DjangoClientCredentialsTests {
         let server = try DjangoServer.current()
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let wrong = sandbox.root + "/wrong-secret"
         guard FileManager.default.createFile(atPath: wrong, contents: Data("not-the-service-secret\n".utf8), attributes: [.posixPermissions: 0o600])
         else { throw DeadlineExceeded(what: "creating the secret file") }

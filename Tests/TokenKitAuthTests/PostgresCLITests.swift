@@ -12,7 +12,8 @@ import TokenKitTestSupport
 struct PostgresCLITests {
     /// A passphrase file, the database URL (no password) and a fresh table.
     struct Setup {
-        let root: String
+        let directory: PrivateTemporaryDirectory
+        var root: String { directory.path }
         let table: String
         let url: String
         var passphrasePath: String { root + "/passphrase" }
@@ -27,14 +28,11 @@ struct PostgresCLITests {
             _ = try PostgresTestServer.main()
             url = try #require(PostgresTestServer.environment["TOKENKIT_TEST_POSTGRES_URL"])
             table = uniqueTable("cli")
-            root = NSTemporaryDirectory() + "tokenkit-pg-cli-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            directory = try PrivateTemporaryDirectory(prefix: "tokenkit-pg-cli")
             try Data("correct horse battery staple\n".utf8).write(to: URL(fileURLWithPath: passphrasePath))
             // Secret files must not be readable by group or others (the CLI refuses them).
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrasePath)
         }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
     let key = ["--service", "com.example.api", "--account", "alice"]
@@ -57,7 +55,6 @@ struct PostgresCLITests {
     func storeCommands() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         let json = #"{"access_token":"AT-plaintext-cli","refresh_token":"RT-plaintext-cli","expires_at":1900000000}"#
         let put = try await cli.run(["store", "put", "--token-set"] + key + setup.backend, stdin: json, environment: .exactly(setup.environment))
         #expect(put.status == 0, "\(put.stderr)")
@@ -81,7 +78,6 @@ struct PostgresCLITests {
     func tokenAndAudit() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         try await OAuthTestServer.with { server in
             try await putExpiredLogin(server, cli, setup)
             let arguments = tokenArguments(server) + setup.backend
@@ -110,7 +106,6 @@ struct PostgresCLITests {
     func connectionFailures() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         var wrong = setup.environment
         wrong["PGPASSWORD"] = "wrong-db-password"
         let refused = try await cli.run(["store", "get"] + key + setup.backend, environment: .exactly(wrong))
@@ -138,7 +133,6 @@ struct PostgresCLITests {
     func deleteWithWrongPassphrase() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         let put = try await cli.run(["store", "put"] + key + setup.backend, stdin: "S3CRET", environment: .exactly(setup.environment))
         #expect(put.status == 0, "\(put.stderr)")
         let wrongPath = setup.root + "/wrong-passphrase"
@@ -157,7 +151,6 @@ struct PostgresCLITests {
     func lockWaitFollowsTimeout() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         try await OAuthTestServer.with { server in
             try await putExpiredLogin(server, cli, setup)
             // Another replica holds the credential's lock (the CLI's namespace is the table).
@@ -175,7 +168,6 @@ struct PostgresCLITests {
     func usage() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        defer { setup.remove() }
         let base = ["store", "get"] + key + ["--backend", "postgres", "--passphrase-file", setup.passphrasePath]
         let noURL = try await cli.run(base, environment: .exactly(setup.environment))
         #expect(noURL.status == 64)

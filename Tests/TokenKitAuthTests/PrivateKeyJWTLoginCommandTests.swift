@@ -52,7 +52,6 @@ struct PrivateKeyJWTLoginCommandTests {
     func loginTokenLogout() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
 
@@ -101,7 +100,6 @@ struct PrivateKeyJWTLoginCommandTests {
     func groupReadableKeyRefused() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox, mode: 0o640)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
@@ -133,7 +131,6 @@ struct PrivateKeyJWTLoginCommandTests {
     func storedKeyStaysWithItsEndpoint() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
@@ -154,7 +151,6 @@ struct PrivateKeyJWTLoginCommandTests {
     func secretFileLogin() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await ServiceTokenServer.with { server in
             await server.state.set(clientAuth: .post)
             let secretPath = sandbox.root + "/client-secret"

@@ -30,7 +30,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             await server.state.set(mode: .headerInjection)
             let outcome = try await cli.run(base.tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 2)
@@ -48,7 +47,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             await server.state.set(streaming: .drip)
             let arguments = base.tokenArguments(server, sandbox) + ["--timeout", "3"]
             // Two processes: one holds the lock while its request dribbles; the other waits
@@ -74,7 +72,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             await server.state.set(streaming: .endless)
             let (outcome, peak) = try await cli.runMeasuringPeakRSS(base.tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
             // Issue 23: a chunked body without end grew the process to 2.3 GB before.
@@ -98,7 +95,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             let lockDirectory = sandbox.root + "/run/tokenkit"
             try FileManager.default.createDirectory(atPath: lockDirectory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             #expect(chown(lockDirectory, 54_321, 54_321) == 0)
@@ -116,7 +112,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             for skew in ["60", "2h"] {
                 let outcome = try await cli.run(
                     base.tokenArguments(server, sandbox, skew: skew), environment: .exactly(sandbox.environment), umask: "0277")
@@ -138,7 +133,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             let secretFile = sandbox.root + "/client-secret"
             #expect(FileManager.default.createFile(atPath: secretFile, contents: Data("s3cr:et&=+\n".utf8), attributes: [.posixPermissions: 0o644]))
             let outcome = try await cli.run(
@@ -154,7 +148,6 @@ struct TokenCommandHostileTests {
         let cli = try TokenKitCLI()
         try await OAuthTestServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
-            defer { sandbox.remove() }
             await server.state.set(expiresIn: nil)
             let before = Date()
             let first = try await cli.run(base.tokenArguments(server, sandbox, skew: "0"), environment: .exactly(sandbox.environment))

@@ -12,7 +12,8 @@ struct TokenCommandProcessTests {
 
     /// A private directory with a passphrase file, a store path and a runtime dir for the lock.
     struct Sandbox {
-        let root: String
+        let directory: PrivateTemporaryDirectory
+        var root: String { directory.path }
         var storePath: String { root + "/credentials.tkstore" }
         var passphrasePath: String { root + "/passphrase" }
         var environment: [String: String] {
@@ -21,15 +22,12 @@ struct TokenCommandProcessTests {
         var backend: [String] { ["--backend", "file", "--file", storePath, "--passphrase-file", passphrasePath] }
 
         init() throws {
-            root = NSTemporaryDirectory() + "tokenkit-token-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root)
+            directory = try PrivateTemporaryDirectory(prefix: "tokenkit-token")
+            try FileManager.default.createDirectory(atPath: directory.file("run"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             guard FileManager.default.createFile(
                 atPath: passphrasePath, contents: Data("correct horse battery staple\n".utf8), attributes: [.posixPermissions: 0o600])
             else { throw DeadlineExceeded(what: "creating the passphrase file") }
         }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
     func key() -> [String] { ["--service", Self.service, "--account", Self.account] }
@@ -54,7 +52,6 @@ struct TokenCommandProcessTests {
     func concurrentProcesses() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await put(seeded, cli, sandbox)
@@ -90,7 +87,6 @@ struct TokenCommandProcessTests {
     func freshToken() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(3600))
             try await put(seeded, cli, sandbox)
@@ -110,7 +106,6 @@ struct TokenCommandProcessTests {
     func invalidGrant() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OAuthTestServer.with { server in
             let stale = TokenSet(accessToken: "old", refreshToken: "never-issued", expiresAt: Date().addingTimeInterval(-30))
             try await put(stale, cli, sandbox)
@@ -135,7 +130,6 @@ struct TokenCommandProcessTests {
     func usage() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let base = ["token"] + key() + ["--client-id", "c"] + sandbox.backend
         let http = try await cli.run(base + ["--token-endpoint", "http://auth.example.com/token"], environment: .exactly(sandbox.environment))
         #expect(http.status == 64)
@@ -150,7 +144,6 @@ struct TokenCommandProcessTests {
     func unreachable() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await put(TokenSet(accessToken: "old", refreshToken: "r", expiresAt: Date().addingTimeInterval(-30)), cli, sandbox)
         let outcome = try await cli.run(
             ["token"] + key() + ["--client-id", "c", "--token-endpoint", "http://127.0.0.1:1/token"] + sandbox.backend,

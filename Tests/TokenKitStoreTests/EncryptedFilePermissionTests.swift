@@ -21,8 +21,7 @@ struct EncryptedFilePermissionTests {
           arguments: ["000", "0277", "0077"])
     func createdPrivate(umask: String) async throws {
         let helper = try BuiltBinary.path(named: "tokenkit-store-stress")
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let path = "\(root)/a/b/credentials.tkstore"
         let passphraseFile = "\(root)/passphrase"
         try #require(FileManager.default.createFile(
@@ -44,8 +43,7 @@ struct EncryptedFilePermissionTests {
     @Test("a 0644 file is refused for reading and writing, naming the fix, and left alone",
           arguments: [0o644, 0o640, 0o604, 0o660])
     func looseFile(_ loose: Int) async throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let path = "\(root)/credentials.tkstore"
         try await store(path).save(Credential(secret: [1]), for: try testKey())
         chmod(path, mode_t(loose))
@@ -69,8 +67,7 @@ struct EncryptedFilePermissionTests {
 
     @Test("a directory other users may write is refused")
     func looseDirectory() async throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let directory = "\(root)/shared"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         chmod(directory, 0o777)
@@ -82,8 +79,7 @@ struct EncryptedFilePermissionTests {
 
     @Test("a symbolic link in place of the file is refused")
     func symlink() async throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         try await store("\(root)/real.tkstore").save(Credential(secret: [1]), for: try testKey())
         try FileManager.default.createSymbolicLink(atPath: "\(root)/link.tkstore", withDestinationPath: "\(root)/real.tkstore")
         await #expect(throws: TokenStoreError(code: .insecurePermissions, message: "")) {
@@ -94,8 +90,7 @@ struct EncryptedFilePermissionTests {
     @Test("a store directory reached through a symbolic link owned by another user is refused; one owned by this user is followed",
           .enabled(if: geteuid() == 0, "making a link owned by another user needs root (CI runs as root)"))
     func directoryLinkOwnedByAnotherUser() async throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let real = "\(root)/real"
         try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try await store("\(real)/credentials.tkstore").save(Credential(secret: [1]), for: try testKey())

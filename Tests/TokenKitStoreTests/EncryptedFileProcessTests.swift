@@ -10,14 +10,14 @@ struct EncryptedFileProcessTests {
     static let passphrase = "stress-pass"
 
     struct Fixture: Sendable {
-        let directory: String
+        let directory: PrivateTemporaryDirectory
         let path: String
         let passphraseFile: String
         let helper: String
 
         init() throws {
             let helper = try BuiltBinary.path(named: "tokenkit-store-stress")
-            directory = try TestEnvironment.makeTemporaryDirectory()
+            directory = try PrivateTemporaryDirectory()
             path = "\(directory)/store/credentials.tkstore"
             passphraseFile = "\(directory)/passphrase"
             self.helper = helper
@@ -38,7 +38,6 @@ struct EncryptedFileProcessTests {
     @Test("SIGKILL inside the write (temporary written, not renamed), 12 times: the file opens and holds exactly the state before")
     func killedWriters() async throws {
         let fixture = try Fixture()
-        defer { TestEnvironment.remove(fixture.directory) }
         let keeper = try CredentialKey(service: "stress", account: "keeper")
         let target = try CredentialKey(service: "stress", account: "target")
         try await fixture.store().save(Credential(secret: Array("keep-me".utf8)), for: keeper)
@@ -76,7 +75,6 @@ struct EncryptedFileProcessTests {
     @Test("several processes writing their own accounts at once: every entry is there afterwards")
     func concurrentProcesses() async throws {
         let fixture = try Fixture()
-        defer { TestEnvironment.remove(fixture.directory) }
         let writers = 4, perWriter = 15
         let statuses = try await offPool { () throws -> [Int32] in
             let launched = try (0..<writers).map { try fixture.launch("fill", "p\($0)", count: perWriter) }

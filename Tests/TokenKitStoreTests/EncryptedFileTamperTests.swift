@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 import TokenKitStore
 
 /// A wrong passphrase, a modified file and a truncated or foreign file are each detected and
@@ -8,17 +9,18 @@ import TokenKitStore
 struct EncryptedFileTamperTests {
     static let cost = ScryptCost(logN: 4, r: 8, p: 1)
     static let headerSize = 136
+    static let storeName = "credentials.tkstore"
 
-    /// A directory with a store file holding two entries; returns the directory and the path.
-    func makeFile(passphrase: String = "pass-one", secret: String = "TOPSECRET-aaaa") async throws -> (String, String) {
-        let directory = try TestEnvironment.makeTemporaryDirectory()
-        let path = "\(directory)/credentials.tkstore"
+    /// A private directory holding a store file (``storeName``) with one entry.
+    func makeFile(passphrase: String = "pass-one", secret: String = "TOPSECRET-aaaa") async throws -> PrivateTemporaryDirectory {
+        let directory = try PrivateTemporaryDirectory()
+        let path = directory.file(Self.storeName)
         // A fixed clock: files made with the same secret length then have the same size.
         let store = EncryptedFileStore(
             path: path, key: try .passphrase(passphrase), options: .init(scryptCost: Self.cost),
             clock: FixedClock(Date(timeIntervalSince1970: 1_800_000_000.5)))
         try await store.save(Credential(secret: Array(secret.utf8)), for: CredentialKey(service: "svc", account: "one"))
-        return (directory, path)
+        return directory
     }
 
     func open(_ path: String, passphrase: String = "pass-one") throws -> EncryptedFileStore {
@@ -45,8 +47,8 @@ struct EncryptedFileTamperTests {
 
     @Test("the file has the documented layout: magic, version, header size")
     func layout() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         let file = try bytes(path)
         #expect(Array(file[0..<8]) == Array("TKSTORE".utf8) + [0])
         #expect(Array(file[8..<10]) == [0, 1])
@@ -59,8 +61,8 @@ struct EncryptedFileTamperTests {
 
     @Test("a wrong passphrase is reported as such, not as damage, and never echoed")
     func wrongPassphrase() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         let error = try await loadError(path, passphrase: "not-the-passphrase")
         #expect(error.code == .wrongPassphrase)
         #expect(error.message.contains("wrong passphrase"))
@@ -70,8 +72,8 @@ struct EncryptedFileTamperTests {
     @Test("flipped bytes anywhere are detected as a modified file, distinct from a wrong passphrase",
           arguments: [0, 7, 9, 10, 11, 15, 20, 51, 52, 63, 64, 71, 72, 103, 104, 135, 136, 150, -16, -1])
     func flippedByte(_ offset: Int) async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         var file = try bytes(path)
         let index = offset >= 0 ? offset : file.count + offset
         file[index] ^= 0x01
@@ -90,8 +92,8 @@ struct EncryptedFileTamperTests {
 
     @Test("a header re-checksummed after changing the nonce still fails authentication (the header is the AAD)")
     func forgedHeaderDigest() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         var file = try bytes(path)
         file[55] ^= 0x80  // inside the nonce
         let digest = try sha256(Array(file[0..<104]))
@@ -104,8 +106,8 @@ struct EncryptedFileTamperTests {
 
     @Test("truncation at any length is reported as truncated or empty", arguments: [0, 5, 9, 100, 135, 136, -1, -17])
     func truncated(_ length: Int) async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         let file = try bytes(path)
         try write(Array(file[0..<(length >= 0 ? length : file.count + length)]), path)
         let error = try await loadError(path)
@@ -115,8 +117,8 @@ struct EncryptedFileTamperTests {
 
     @Test("trailing garbage is reported")
     func trailingBytes() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         try write(try bytes(path) + [0x42], path)
         let error = try await loadError(path)
         #expect(error.code == .corrupted)
@@ -125,12 +127,10 @@ struct EncryptedFileTamperTests {
 
     @Test("a header swapped in from another file with the same passphrase fails authentication")
     func swappedHeader() async throws {
-        let (dirA, pathA) = try await makeFile(secret: "TOPSECRET-aaaa")
-        let (dirB, pathB) = try await makeFile(secret: "TOPSECRET-bbbb")
-        defer {
-            TestEnvironment.remove(dirA)
-            TestEnvironment.remove(dirB)
-        }
+        let dirA = try await makeFile(secret: "TOPSECRET-aaaa")
+        let pathA = dirA.file(Self.storeName)
+        let dirB = try await makeFile(secret: "TOPSECRET-bbbb")
+        let pathB = dirB.file(Self.storeName)
         let a = try bytes(pathA), b = try bytes(pathB)
         try #require(a.count == b.count)
         try write(Array(b[0..<Self.headerSize]) + Array(a[Self.headerSize...]), pathA)
@@ -141,8 +141,8 @@ struct EncryptedFileTamperTests {
 
     @Test("an unknown version and a foreign file are named as such")
     func versionAndMagic() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         var file = try bytes(path)
         file[9] = 7
         try write(file, path)
@@ -155,8 +155,8 @@ struct EncryptedFileTamperTests {
 
     @Test("a file that fails to open is never overwritten: save and delete leave it byte for byte")
     func neverOverwritten() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         let original = try bytes(path)
         let wrong = try open(path, passphrase: "wrong")
         await #expect(throws: TokenStoreError(code: .wrongPassphrase, message: "")) {
@@ -177,8 +177,7 @@ struct EncryptedFileTamperTests {
 
     @Test("a raw 32-byte key opens only with that key, and is told apart from a passphrase file")
     func rawKey() async throws {
-        let directory = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try PrivateTemporaryDirectory()
         let path = "\(directory)/raw.tkstore"
         let key = (0..<32).map { UInt8($0 &* 7 &+ 3) }
         let store = EncryptedFileStore(path: path, key: try .rawKey(key))
@@ -200,8 +199,8 @@ struct EncryptedFileTamperTests {
 
     @Test("each write uses a fresh nonce, and the key and secrets never show in descriptions")
     func freshNonce() async throws {
-        let (directory, path) = try await makeFile()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try await makeFile()
+        let path = directory.file(Self.storeName)
         let store = try open(path)
         let key = try CredentialKey(service: "svc", account: "one")
         var nonces: Set<[UInt8]> = []

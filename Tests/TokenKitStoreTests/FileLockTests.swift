@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 @testable import TokenKitStore
 
 /// The cross-process `flock` behind the file store and the Secret Service writers: exclusive
@@ -8,8 +9,7 @@ import Testing
 @Suite struct FileLockTests {
     @Test("a second taker waits, then fails with timeout naming the sub-second wait and the path")
     func secondTakerTimesOut() throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let path = "\(root)/store.lock"
         let held = try FileLock(path: path, timeout: .seconds(1))
         defer { withExtendedLifetime(held) {} }
@@ -38,8 +38,7 @@ import Testing
 
     @Test("the lock is free again once its holder is released")
     func releasedLockCanBeTaken() throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let path = "\(root)/store.lock"
         var held: FileLock? = try FileLock(path: path, timeout: .seconds(1))
         #expect(held != nil)
@@ -49,8 +48,7 @@ import Testing
 
     @Test("a symbolic link in place of the lock file is refused, not followed")
     func symlinkRefused() throws {
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let target = "\(root)/elsewhere"
         let path = "\(root)/store.lock"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)

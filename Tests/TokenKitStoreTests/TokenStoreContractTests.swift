@@ -10,7 +10,7 @@ struct TokenStoreContractTests {
     func withStore(_ kind: BackendKind, _ body: (any TokenStore, String) async throws -> Void) async throws {
         let (store, directory) = try await kind.makeStore()
         let service = uniqueService(kind.rawValue)
-        defer { if let directory { TestEnvironment.remove(directory) } }
+        defer { withExtendedLifetime(directory) {} }
         do {
             try await body(store, service)
         } catch {

@@ -70,6 +70,7 @@ struct PrivateTemporaryDirectoryTests {
         let open = try #require(try directory?.write("open", bytes: [1, 2], mode: 0o644))
         #expect((try FileManager.default.attributesOfItem(atPath: open)[.posixPermissions] as? Int) == 0o644)
         #expect(FileManager.default.contents(atPath: file) == Data("s3cret".utf8))
+        #expect(directory.map { "\($0)/secret" } == file, "interpolated, the directory is its path")
         directory = nil
         #expect(!FileManager.default.fileExists(atPath: path))
     }

@@ -14,7 +14,6 @@ struct BackendChoiceCLITests {
     func autoWithoutDefaultCollection() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring(environment: ["WITH_SECRET_SERVICE_NO_COLLECTION": "1"]) { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             let file = ["--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
@@ -35,7 +34,6 @@ struct BackendChoiceCLITests {
     func recordedLoginFoundElsewhere() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await ServiceTokenServer.with { server in
                 let file = ["--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
@@ -70,7 +68,6 @@ struct BackendChoiceCLITests {
     func recordedKeyringWithoutBus() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await ServiceTokenServer.with { server in
                 let login = try await cli.run(
@@ -98,7 +95,6 @@ struct BackendChoiceCLITests {
     func storePutRecordsTokenSets() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             let file = ["--backend", "file", "--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
@@ -132,7 +128,6 @@ struct BackendChoiceCLITests {
     func environmentVariable() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             var env = KeyringFixture.environment(sandbox, keyring)
             env["TOKENKIT_BACKEND"] = "file"

@@ -18,7 +18,6 @@ struct KeyringRescueCLITests {
     func tokenWrite(_ breakage: Breakage) async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             try await OAuthTestServer.with { server in
@@ -74,7 +73,6 @@ struct KeyringRescueCLITests {
     func loginWrite(_ breakage: Breakage) async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
             try await ServiceTokenServer.with { server in
@@ -101,7 +99,6 @@ struct KeyringRescueCLITests {
     func unusableStoreFailsFirst() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
-        defer { sandbox.remove() }
         try await KeyringFixture.withKeyring { keyring in
             try await keyring.lockDefaultCollection()
             try await ServiceTokenServer.with { server in

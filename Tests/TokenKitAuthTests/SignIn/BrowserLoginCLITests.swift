@@ -79,7 +79,6 @@ struct BrowserLoginCLITests {
     @Test("the browser gets only the one-time start URL, and an environment without the secrets tokenkit reads; stderr names the account")
     func startURLAndEnvironment() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             let run = try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"])
             #expect(run.outcome.status == 0, "\(run.outcome.stderr)")
@@ -102,7 +101,6 @@ struct BrowserLoginCLITests {
     @Test("a second request for the start URL is answered 410 and ends the sign-in: exit 1, nothing stored")
     func startURLFetchedTwice() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             let run = try await login(server, sandbox, mode: "twice", extra: ["--timeout", "60"])
             #expect(run.recorded("first") == "302")
@@ -118,7 +116,6 @@ struct BrowserLoginCLITests {
     @Test("a forged callback with a wrong state is answered 400 and ignored; the real sign-in completes")
     func forgedCallbackIgnored() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             let run = try await login(server, sandbox, mode: "forged", extra: ["--timeout", "60"])
             #expect(run.recorded("forged") == "400")
@@ -130,7 +127,6 @@ struct BrowserLoginCLITests {
     @Test("a client dripping bytes and idle connections on the port do not keep the browser's callback out")
     func crowdedPort() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             let run = try await login(server, sandbox, mode: "crowded", extra: ["--timeout", "60"])
             #expect(run.outcome.status == 0, "\(run.outcome.stderr)")
@@ -141,7 +137,6 @@ struct BrowserLoginCLITests {
     @Test("--timeout ends the wait although a local client keeps dripping bytes: exit 1")
     func timeoutDespiteADrippingClient() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             let run = try await login(server, sandbox, mode: "stall", extra: ["--timeout", "3"])
             #expect(run.outcome.status == 1, "\(run.outcome.stderr)")
@@ -152,7 +147,6 @@ struct BrowserLoginCLITests {
     @Test("RFC 9207: when discovery promises iss, a callback without it is refused (exit 1)")
     func missingIssRefused() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             await server.state.set(promisesIss: true, sendsIss: false)
             let run = try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"])
@@ -169,7 +163,6 @@ struct BrowserLoginCLITests {
     @Test("a refresh whose ID token names another account is refused (exit 2) and the stored login is kept")
     func refreshWithAnotherSubject() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await OIDCTestServer.with { server in
             #expect(try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"]).outcome.status == 0)
             let before = try #require(try await stored(sandbox))

@@ -44,7 +44,6 @@ struct DeviceLoginTimeoutCLITests {
     @Test("a token endpoint that never answers a poll: exit 1 after --timeout, nothing stored")
     func tokenEndpointHangs() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await withServer(deviceHangs: false) { port in
             let (outcome, elapsed) = try await login(port: port, sandbox: sandbox)
             #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
@@ -60,7 +59,6 @@ struct DeviceLoginTimeoutCLITests {
     @Test("a device authorization endpoint that never answers: exit 1 after --timeout, no code shown")
     func deviceEndpointHangs() async throws {
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         try await withServer(deviceHangs: true) { port in
             let (outcome, elapsed) = try await login(port: port, sandbox: sandbox)
             #expect(outcome.status == 1, "stderr: \(outcome.stderr)")

@@ -29,7 +29,6 @@ struct DjangoOAuthToolkitCLITests {
     func fullCycle() async throws {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let cli = try TokenKitCLI()
         let signedIn = try await login(env, sandbox, extra: ["--timeout", "60"])
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
@@ -55,7 +54,6 @@ struct DjangoOAuthToolkitCLITests {
     func denied() async throws {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let outcome = try await login(env, sandbox, action: "deny")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("error: access denied"))
@@ -68,7 +66,6 @@ struct DjangoOAuthToolkitCLITests {
     func closedBrowser() async throws {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let outcome = try await login(env, sandbox, action: "close", extra: ["--timeout", "3"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("timed out"))
@@ -78,7 +75,6 @@ struct DjangoOAuthToolkitCLITests {
     func serverDown() async throws {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let outcome = try await TokenKitCLI().run(
             ["login", "--service", "app", "--account", "a", "--issuer", "http://127.0.0.1:9", "--client-id", "x"] + sandbox.backend,
             environment: .exactly(environment(env, sandbox)), timeout: .seconds(60))
@@ -90,7 +86,6 @@ struct DjangoOAuthToolkitCLITests {
     func device() async throws {
         let env = try OAuthServerEnvironment.require()
         let sandbox = try Sandbox()
-        defer { sandbox.remove() }
         let script = """
             "$TK" login --device --service app --account dev --issuer "$TOKENKIT_OAUTH_ISSUER" \
                 --client-id "$TOKENKIT_OAUTH_DEVICE_CLIENT_ID" --scope read --timeout 60 "$@" 2>"$ERR" &

@@ -13,8 +13,13 @@ struct LoopbackRedirectListenerTests {
         callback.parameters["state"] == "good" ? .accept : .ignore("a wrong state")
     }
 
+    /// `GET target` on a raw connection: the answer exactly as the listener wrote it.
     func get(_ port: UInt16, _ target: String) async throws -> String {
-        try await withDeadline("GET \(target)") { try LoopbackClient(port: port).get(target) }
+        let connection = try LoopbackConnection(port: Int(port))
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let answer = try await connection.readUntilClosed(timeout: .seconds(30))
+        guard answer.closed else { throw DeadlineExceeded(what: "GET \(target): the connection was still open after 30 s") }
+        return String(decoding: answer.received, as: UTF8.self)
     }
 
     @Test("binds 127.0.0.1 on an ephemeral port; strays get 404/400 and the first accepted callback ends the wait")
@@ -67,13 +72,13 @@ struct LoopbackRedirectListenerTests {
     func slowClientCutOff() async throws {
         let listener = try LoopbackRedirectListener()
         async let callback = listener.waitForCallback(timeout: .seconds(120), judge: Self.stateJudge)
-        let slow = try LoopbackClient(port: listener.port)
+        let slow = try LoopbackConnection(port: Int(listener.port))
         let dripping = Task.detached {
             // A byte every 250 ms of a request that never ends: with a per-read timeout it would
             // be held for its whole length (60 s); with 5 s in total it is closed after ~20 bytes.
             var sent = 0
             for byte in Array("GET /callback?code=slow&state=good".utf8) + Array(repeating: UInt8(ascii: "x"), count: 206) {
-                guard slow.send([byte]) else { break }
+                guard (try? slow.send([byte])) != nil else { break }
                 sent += 1
                 try await Task.sleep(for: .milliseconds(250))
             }
@@ -81,7 +86,7 @@ struct LoopbackRedirectListenerTests {
         }
         // Idle connections that never send a byte do not hold anyone up either: a (forged)
         // callback is answered at once while the slow client and the idle ones are connected.
-        let idle = try (0..<20).map { _ in try LoopbackClient(port: listener.port) }
+        let idle = try (0..<20).map { _ in try LoopbackConnection(port: Int(listener.port)) }
         #expect(try await get(listener.port, "/callback?code=forged&state=bad").hasPrefix("HTTP/1.1 400"))
         // The wait is still on: the slow client is cut off by the listener, not by its end.
         let sent = try await withDeadline("the slow client's cut-off", seconds: 120) { try await dripping.value }
@@ -94,10 +99,10 @@ struct LoopbackRedirectListenerTests {
     @Test("a slow client alone cannot stretch the wait: it ends at the timeout")
     func slowClientCannotStretchTheTimeout() async throws {
         let listener = try LoopbackRedirectListener()
-        let slow = try LoopbackClient(port: listener.port)
+        let slow = try LoopbackConnection(port: Int(listener.port))
         let dripping = Task.detached {
             for _ in 0..<120 {
-                guard slow.send([UInt8(ascii: "G")]) else { return }
+                guard (try? slow.send([UInt8(ascii: "G")])) != nil else { return }
                 try await Task.sleep(for: .milliseconds(500))
             }
         }
@@ -114,9 +119,9 @@ struct LoopbackRedirectListenerTests {
     func connectionFlood() async throws {
         let listener = try LoopbackRedirectListener()
         async let callback = listener.waitForCallback(timeout: .seconds(60), judge: Self.stateJudge)
-        let flood = try (0..<(LoopbackServeLoop.maximumConnections + 40)).map { _ in try LoopbackClient(port: listener.port) }
+        let flood = try (0..<(LoopbackServeLoop.maximumConnections + 40)).map { _ in try LoopbackConnection(port: Int(listener.port)) }
         // Dropped for the newer ones well before its own 5 s would have run out.
-        #expect(flood.first?.isClosedByServer(within: 3) == true, "the oldest idle connection was not dropped for the new ones")
+        #expect(try await flood.first?.readUntilClosed(timeout: .seconds(3)).closed == true, "the oldest idle connection was not dropped for the new ones")
         #expect(try await get(listener.port, "/callback?code=real&state=good").hasPrefix("HTTP/1.1 200"))
         #expect(try await callback.parameters["code"] == "real")
     }

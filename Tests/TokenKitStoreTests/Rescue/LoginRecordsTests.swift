@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 import TokenKitStore
 
 /// ``LoginRecords``: which backend holds a login, in 0600 files named by digests.
@@ -7,8 +8,7 @@ import TokenKitStore
 struct LoginRecordsTests {
     @Test("write, read, list by service, remove; names never become paths")
     func roundTrip() throws {
-        let directory = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(directory) }
+        let directory = try PrivateTemporaryDirectory()
         let records = LoginRecords(directory: "\(directory)/logins")
         let key = try CredentialKey(service: "../svc", account: "a/b")
         #expect(try records.read(key) == nil)

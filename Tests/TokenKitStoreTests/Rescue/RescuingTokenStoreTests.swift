@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenKitTestSupport
 import TokenKitStore
 
 /// ``RescuingTokenStore``: a write its primary store fails goes to the rescue file, is read
@@ -14,7 +15,7 @@ struct RescuingTokenStoreTests {
     }
 
     struct Fixture {
-        let directory: String
+        let directory: PrivateTemporaryDirectory
         let primary = FailingTokenStore()
         let notices = Notices()
         let rescueFile: RescueFile
@@ -22,7 +23,7 @@ struct RescuingTokenStoreTests {
         let key = try! CredentialKey(service: "svc", account: "acct")
 
         init() throws {
-            directory = try TestEnvironment.makeTemporaryDirectory()
+            directory = try PrivateTemporaryDirectory()
             rescueFile = RescueFile(path: "\(directory)/state/rescue.tkstore", keyPath: "\(directory)/config/rescue.key")
             let notices = notices
             store = RescuingTokenStore(
@@ -37,7 +38,6 @@ struct RescuingTokenStoreTests {
     @Test("a failed save goes to the rescue file, with one notice; load returns it while the primary store fails")
     func saveRescued() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         await fx.primary.fail(with: .init(code: .locked, message: "the default keyring collection is locked"))
         try await fx.store.save(fx.tokens("one"), for: fx.key)
         #expect(await fx.primary.failedWrites == 1, "a locked keyring is not retried")
@@ -56,7 +56,6 @@ struct RescuingTokenStoreTests {
     @Test("a refresh of a rescued credential moves the result back into the primary store and clears the rescue file")
     func replaceMovesBack() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         try await fx.primary.base.save(fx.tokens("old"), for: fx.key)
         await fx.primary.fail(with: .init(code: .timeout, message: "did not answer within 5 s"), writesOnly: true)
         #expect(try await fx.store.replace(fx.key, expected: fx.tokens("old"), with: fx.tokens("two")))
@@ -76,7 +75,6 @@ struct RescuingTokenStoreTests {
     @Test("a passing failure is retried, and a retried write is not rescued")
     func retried() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         await fx.primary.fail(with: .init(code: .noSecretService, message: "no Secret Service"), writesOnly: true, times: 2)
         try await fx.store.save(fx.tokens("one"), for: fx.key)
         #expect(await fx.primary.failedWrites == 2)
@@ -88,7 +86,6 @@ struct RescuingTokenStoreTests {
     @Test("with the primary store unreadable and nothing rescued, a refreshed set is kept, not dropped")
     func unreadablePrimary() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         await fx.primary.fail(with: .init(code: .noSecretService, message: "no Secret Service"))
         #expect(try await fx.store.replace(fx.key, expected: fx.tokens("old"), with: fx.tokens("new")))
         #expect(try await fx.rescued()?.hasSameSecret(as: fx.tokens("new")) == true)
@@ -98,7 +95,6 @@ struct RescuingTokenStoreTests {
     @Test("delete removes the credential from the rescue file and the primary store")
     func deleteBoth() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         try await fx.primary.base.save(fx.tokens("old"), for: fx.key)
         await fx.primary.fail(with: .init(code: .locked, message: "locked"), writesOnly: true, times: 1)
         try await fx.store.save(fx.tokens("new"), for: fx.key)
@@ -110,7 +106,6 @@ struct RescuingTokenStoreTests {
     @Test("when the rescue file cannot be written either, the error names both failures")
     func bothFail() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         // The rescue key's directory is a file: nothing can be created there.
         _ = FileManager.default.createFile(atPath: "\(fx.directory)/config", contents: Data())
         await fx.primary.fail(with: .init(code: .locked, message: "KEYRING-LOCKED"))
@@ -123,7 +118,6 @@ struct RescuingTokenStoreTests {
     @Test("a rescue key that is not 32 bytes is refused, never replaced")
     func foreignKey() async throws {
         let fx = try Fixture()
-        defer { TestEnvironment.remove(fx.directory) }
         try FileManager.default.createDirectory(atPath: "\(fx.directory)/config", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: fx.rescueFile.keyPath, contents: Data(repeating: 7, count: 31), attributes: [.posixPermissions: 0o600])
         let error = #expect(throws: TokenStoreError.self) { try fx.rescueFile.open() }

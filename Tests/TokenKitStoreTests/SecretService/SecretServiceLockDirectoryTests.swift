@@ -1,6 +1,7 @@
 import Foundation
 import SecretServiceTestSupport
 import Testing
+import TokenKitTestSupport
 import TokenKitSecretService
 import TokenKitStore
 
@@ -17,8 +18,7 @@ import TokenKitStore
     @Test("a symbolic link in place of the lock directory is refused, and nothing is written through it")
     func symlinkedLockDirectoryRefused() async throws {
         try await SecretServiceGate.requireLive()
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let target = "\(root)/elsewhere"
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: "\(root)/lockdir", withDestinationPath: target)
@@ -36,8 +36,7 @@ import TokenKitStore
     @Test("a lock directory other users can enter is refused, naming the mode and the fix")
     func looseLockDirectoryRefused() async throws {
         try await SecretServiceGate.requireLive()
-        let root = try TestEnvironment.makeTemporaryDirectory()
-        defer { TestEnvironment.remove(root) }
+        let root = try PrivateTemporaryDirectory()
         let directory = "\(root)/lockdir"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         chmod(directory, 0o755)

@@ -15,8 +15,9 @@ import TokenKitTestSupport
     func loadFromLockedKeyring(prompt: Bool) async throws -> (status: Int32, output: String) {
         let helper = try BuiltBinary.path(named: "tokenkit-secret-service-helper")
         let wrapper = SourceTree.path("scripts/with-secret-service")
-        let lockFile = NSTemporaryDirectory() + "tokenkit-unlock-\(UUID().uuidString.prefix(8)).lock"
-        defer { try? FileManager.default.removeItem(atPath: lockFile) }
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-unlock")
+        let lockFile = directory.file("secret-service.lock")
+        defer { withExtendedLifetime(directory) {} }
         // Lock the default collection (gnome-keyring locks without a prompt), check that it
         // is locked, then run the helper on the same private bus.
         let script = PrivateSecretService.lockScript + "\nexec \"$@\"\n"

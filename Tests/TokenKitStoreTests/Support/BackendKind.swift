@@ -1,8 +1,10 @@
 import Foundation
 import SecretServiceTestSupport
 import Testing
+import TokenKitTestSupport
 import TokenKitSecretService
 import TokenKitStore
+import TokenKitTestSupport
 #if Postgres
 import PostgresTestSupport
 import TokenKitPostgres
@@ -20,21 +22,22 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty-for-this-test store and the directory to remove afterwards. The Secret
-    /// Service is shared, so its tests use unique service names instead (``uniqueService()``).
-    func makeStore() async throws -> (store: any TokenStore, directory: String?) {
+    /// A fresh, empty-for-this-test store and the private directory its files live in (hold it
+    /// while the store is used: it is removed when released). The Secret Service is shared, so
+    /// its tests use unique service names instead (``uniqueService()``).
+    func makeStore() async throws -> (store: any TokenStore, directory: PrivateTemporaryDirectory?) {
         switch self {
         case .memory:
             return (MemoryTokenStore(), nil)
         case .file:
-            let directory = try TestEnvironment.makeTemporaryDirectory()
+            let directory = try PrivateTemporaryDirectory()
             let store = EncryptedFileStore(
                 path: "\(directory)/store/credentials.tkstore", key: try FileStoreKey.passphrase("correct horse"),
                 options: .init(scryptCost: ScryptCost(logN: 4, r: 8, p: 1)))
             return (store, directory)
         case .secretService:
             try await SecretServiceGate.requireLive()
-            let directory = try TestEnvironment.makeTemporaryDirectory()
+            let directory = try PrivateTemporaryDirectory()
             let store = SecretServiceStore(
                 options: .init(lockFilePath: "\(directory)/secret-service.lock", timeout: .seconds(10)),
                 environment: ProcessInfo.processInfo.environment)
