@@ -38,6 +38,13 @@ enum TokenForge {
         "\(headerPart).\(payloadPart).\(mac("\(headerPart).\(payloadPart)"))"
     }
 
+    /// A token whose claims are `members` (in order), signed HS256 with ``key()`` by the
+    /// library's own signer: for the tests of claim validation, where the signature is not the
+    /// subject.
+    static func signed(_ members: [(String, JSONValue)], header: JWTHeaderFields = JWTHeaderFields()) throws -> String {
+        try JWTSigner(key: try key()).sign(JWTClaims(JSONObject(members)), header: header)
+    }
+
     /// A token from raw header and payload JSON text (any bytes), encoded canonically.
     static func token(header: String = #"{"alg":"HS256"}"#, payload: String = #"{"sub":"alice"}"#) -> String {
         token(headerBytes: Array(header.utf8), payloadBytes: Array(payload.utf8))

@@ -11,7 +11,7 @@ struct IdentityClaimTests {
                        _ configure: (inout ValidationOptions) -> Void) throws -> VerifiedJWT {
         var options = ValidationOptions(clock: FixedClock(unixTime: TokenForge.now))
         configure(&options)
-        let token = try JWTSigner(key: try TokenForge.key()).sign(JWTClaims(JSONObject([("exp", exp)] + members)), header: header)
+        let token = try TokenForge.signed([("exp", exp)] + members, header: header)
         return try JWTVerifier(key: try TokenForge.key(), options: options).verify(token)
     }
 

@@ -9,10 +9,6 @@ import TokenKit
 struct TimeModelTests {
     static let t: Double = 1_700_000_000
 
-    static func token(_ members: [(String, JSONValue)]) throws -> String {
-        try JWTSigner(key: try TokenForge.key()).sign(JWTClaims(JSONObject(members)))
-    }
-
     static func num(_ v: Double) -> JSONValue { .number(JSONNumber(v)!) }
 
     static func verify(_ token: String, _ options: ValidationOptions) throws -> VerifiedJWT {
@@ -21,7 +17,7 @@ struct TimeModelTests {
 
     @Test("a negative Duration leeway becomes zero, in init and in the setter, and tolerates nothing")
     func negativeLeewayIsZero() throws {
-        let token = try Self.token([("exp", Self.num(Self.t))])
+        let token = try TokenForge.signed([("exp", Self.num(Self.t))])
         var options = ValidationOptions(leeway: .seconds(-30), clock: FixedClock(unixTime: Self.t - 1))
         #expect(options.leeway == .zero)
         _ = try Self.verify(token, options)
@@ -39,15 +35,15 @@ struct TimeModelTests {
     func subSecondLeeway() throws {
         let clock = FixedClock(unixTime: Self.t)
         let options = ValidationOptions(leeway: .milliseconds(500), clock: clock)
-        #expect(try Self.verify(try Self.token([("exp", Self.num(Self.t - 0.4))]), options).claims["exp"] != nil)
-        let error = expectJWTError(.expired) { try Self.verify(try Self.token([("exp", Self.num(Self.t - 0.6))]), options) }
+        #expect(try Self.verify(try TokenForge.signed([("exp", Self.num(Self.t - 0.4))]), options).claims["exp"] != nil)
+        let error = expectJWTError(.expired) { try Self.verify(try TokenForge.signed([("exp", Self.num(Self.t - 0.6))]), options) }
         #expect(error?.reason.contains("leeway 0.5s") == true, "\(error?.reason ?? "")")
 
         // The same span set afterwards behaves the same.
         var later = ValidationOptions(clock: clock)
         later.leeway = .milliseconds(500)
-        #expect(try Self.verify(try Self.token([("exp", Self.num(Self.t - 0.4))]), later).claims["exp"] != nil)
-        expectJWTError(.expired) { try Self.verify(try Self.token([("exp", Self.num(Self.t - 0.6))]), later) }
+        #expect(try Self.verify(try TokenForge.signed([("exp", Self.num(Self.t - 0.4))]), later).claims["exp"] != nil)
+        expectJWTError(.expired) { try Self.verify(try TokenForge.signed([("exp", Self.num(Self.t - 0.6))]), later) }
     }
 
     @Test("a ManualClock moved with advance(by:) and set(_:) moves every decision of the same options")
@@ -55,7 +51,7 @@ struct TimeModelTests {
         let start = Date(timeIntervalSince1970: Self.t)
         let clock = ManualClock(start)
         let options = ValidationOptions(clock: clock)
-        let token = try Self.token([("nbf", Self.num(Self.t)), ("exp", Self.num(Self.t + 10))])
+        let token = try TokenForge.signed([("nbf", Self.num(Self.t)), ("exp", Self.num(Self.t + 10))])
 
         _ = try Self.verify(token, options)
         clock.advance(by: .milliseconds(9_500))
@@ -73,7 +69,7 @@ struct TimeModelTests {
 
     @Test("maxAge is a Duration: 1.5 s accepts a token issued 1.5 s ago and refuses one issued 1.6 s ago")
     func maxAgeDuration() throws {
-        let token = try Self.token([("iat", Self.num(Self.t)), ("exp", Self.num(Self.t + 3600))])
+        let token = try TokenForge.signed([("iat", Self.num(Self.t)), ("exp", Self.num(Self.t + 3600))])
         var options = ValidationOptions(maxAge: .milliseconds(1_500), clock: FixedClock(unixTime: Self.t + 1.5))
         #expect(options.maxAge == .milliseconds(1_500))
         _ = try Self.verify(token, options)
@@ -92,7 +88,7 @@ struct TimeModelTests {
         let clock = CountingClock(Date(timeIntervalSince1970: Self.t))
         let options = ValidationOptions(
             leeway: .seconds(1), requiredClaims: ["exp", "iat"], maxAge: .seconds(60), clock: clock)
-        let token = try Self.token([("iat", Self.num(Self.t)), ("nbf", Self.num(Self.t)), ("exp", Self.num(Self.t + 60))])
+        let token = try TokenForge.signed([("iat", Self.num(Self.t)), ("nbf", Self.num(Self.t)), ("exp", Self.num(Self.t + 60))])
         _ = try Self.verify(token, options)
         _ = try Self.verify(token, options)
         #expect(clock.reads == 2)
