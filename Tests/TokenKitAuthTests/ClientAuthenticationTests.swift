@@ -12,7 +12,7 @@ struct ClientAuthenticationTests {
         try await ServiceFixture.with { f in
             let tokens = try await f.grant().acquire(replacing: nil)
             #expect(tokens.accessToken.hasPrefix("svc-at-"))
-            #expect(await f.state.lastAuthorization == ServiceServerState.expectedBasic)
+            #expect(await f.state.lastAuthorization == AuthorizationServerState.serviceExpectedBasic)
             #expect(await f.state.lastForm == ["grant_type": "client_credentials"])
         }
     }
@@ -21,11 +21,11 @@ struct ClientAuthenticationTests {
     func post() async throws {
         try await ServiceFixture.with { f in
             await f.state.set(clientAuth: .post)
-            _ = try await f.grant(.clientSecretPost(secret: ServiceServerState.clientSecret), scopes: ["read", "write"]).acquire(replacing: nil)
+            _ = try await f.grant(.clientSecretPost(secret: AuthorizationServerState.serviceClientSecret), scopes: ["read", "write"]).acquire(replacing: nil)
             #expect(await f.state.lastAuthorization == nil)
             #expect(await f.state.lastForm == [
                 "grant_type": "client_credentials", "scope": "read write",
-                "client_id": ServiceServerState.clientID, "client_secret": ServiceServerState.clientSecret,
+                "client_id": AuthorizationServerState.serviceClientID, "client_secret": AuthorizationServerState.serviceClientSecret,
             ])
         }
     }
@@ -60,8 +60,8 @@ struct ClientAuthenticationTests {
             #expect(form["client_secret"] == nil)
             #expect(form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             let assertion = try UnverifiedJWT(parsing: try #require(form["client_assertion"]))
-            #expect(try assertion.claims.issuer() == ServiceServerState.clientID)
-            #expect(try assertion.claims.subject() == ServiceServerState.clientID)
+            #expect(try assertion.claims.issuer() == AuthorizationServerState.serviceClientID)
+            #expect(try assertion.claims.subject() == AuthorizationServerState.serviceClientID)
             #expect(try assertion.claims.audience() == [f.server.tokenEndpoint.absoluteString])
             #expect(assertion.header.keyID == "client-key-1")
             let iat = try #require(try assertion.claims.issuedAt())
@@ -94,7 +94,7 @@ struct ClientAuthenticationTests {
             await f.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
             let lagging = ManualClock(f.clock.now.addingTimeInterval(-120))
             let grant = try OAuth2ClientCredentialsGrant(
-                tokenEndpoint: f.server.tokenEndpoint, clientID: ServiceServerState.clientID,
+                tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.serviceClientID,
                 clientAuthentication: try .privateKeyJWT(key: key), transport: f.transport, clock: lagging)
             let error = await #expect(throws: AuthError.self) { try await grant.acquire(replacing: nil) }
             #expect(error?.oauthError == "invalid_client")

@@ -22,9 +22,9 @@ struct ClientCredentialsCommandTests {
         return path
     }
 
-    func arguments(_ server: ServiceTokenServer, _ sandbox: Sandbox, _ extra: [String]) -> [String] {
+    func arguments(_ server: TestAuthorizationServer, _ sandbox: Sandbox, _ extra: [String]) -> [String] {
         ["token", "--grant", "client-credentials"] + Self.key + [
-            "--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", ServiceServerState.clientID,
+            "--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", AuthorizationServerState.serviceClientID,
         ] + extra + sandbox.backend + ["--scrypt-log-n", "10"]
     }
 
@@ -47,9 +47,9 @@ struct ClientCredentialsCommandTests {
     func dpopAnsweredWithBearer() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(ignoresDPoP: true)
-            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
+            let secret = try file(sandbox, "client-secret", AuthorizationServerState.serviceClientSecret + "\n")
             let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 2, "\(outcome.stderr)")
             #expect(outcome.stdoutText.isEmpty)
@@ -63,8 +63,8 @@ struct ClientCredentialsCommandTests {
     func cacheKeyedByScope() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
-            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
+        try await TestAuthorizationServer.with { server in
+            let secret = try file(sandbox, "client-secret", AuthorizationServerState.serviceClientSecret + "\n")
             let read = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "read"]), environment: .exactly(sandbox.environment))
             #expect(read.status == 0, "\(read.stderr)")
             let write = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--scope", "write"]), environment: .exactly(sandbox.environment))
@@ -81,9 +81,9 @@ struct ClientCredentialsCommandTests {
     func acquireOnceAcrossProcesses() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(expiresIn: 300)
-            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret + "\n")
+            let secret = try file(sandbox, "client-secret", AuthorizationServerState.serviceClientSecret + "\n")
             let args = arguments(server, sandbox, ["--client-secret-file", secret])
             let outcomes = try await runMany(cli, args, sandbox, count: 12)
             for outcome in outcomes {
@@ -114,13 +114,13 @@ struct ClientCredentialsCommandTests {
     func otherMethods() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(clientAuth: .post)
             let post = try await cli.run(
                 arguments(server, sandbox, ["--client-secret-file", "-", "--client-auth", "post", "--scope", "read"]),
-                stdin: ServiceServerState.clientSecret + "\n", environment: .exactly(sandbox.environment))
+                stdin: AuthorizationServerState.serviceClientSecret + "\n", environment: .exactly(sandbox.environment))
             #expect(post.status == 0, "stderr: \(post.stderr)")
-            #expect(await server.state.lastForm["client_secret"] == ServiceServerState.clientSecret)
+            #expect(await server.state.lastForm["client_secret"] == AuthorizationServerState.serviceClientSecret)
             #expect(await server.state.lastForm["scope"] == "read")
 
             let key = try JWTKey.generate(for: .es256)
@@ -137,10 +137,10 @@ struct ClientCredentialsCommandTests {
     func dpop() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(requireDPoP: true)
             await server.state.set(tokenNonceRequired: true)
-            let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret)
+            let secret = try file(sandbox, "client-secret", AuthorizationServerState.serviceClientSecret)
             let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret, "--dpop"]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 0)
             let tokens = try await stored(cli, sandbox)
@@ -155,7 +155,7 @@ struct ClientCredentialsCommandTests {
     func refused() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let secret = try file(sandbox, "client-secret", "wrong-secret-value-42")
             let outcome = try await cli.run(arguments(server, sandbox, ["--client-secret-file", secret]), environment: .exactly(sandbox.environment))
             #expect(outcome.status == 1)

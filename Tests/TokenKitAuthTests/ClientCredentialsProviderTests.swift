@@ -57,7 +57,7 @@ struct ClientCredentialsProviderTests {
             let provider = f.provider(try f.grant())
             let api = AuthorizingHTTPTransport(wrapping: f.transport, provider: provider, clock: f.clock)
             #expect(try await api.send(HTTPTransportRequest(url: f.server.resourceURL)).status == 200)
-            await f.state.revoke(try await provider.validAccessToken())
+            await f.state.revoke(accessToken: try await provider.validAccessToken())
             #expect(try await api.send(HTTPTransportRequest(url: f.server.resourceURL)).status == 200)
             #expect(await f.state.issued == 2)
             #expect(await f.state.resourceRequests == 3)
@@ -101,14 +101,14 @@ struct ClientCredentialsProviderTests {
             case "endpoint":
                 // The same server under another URL (a query it ignores): another token endpoint.
                 other = try OAuth2ClientCredentialsGrant(
-                    tokenEndpoint: try #require(URL(string: f.server.tokenEndpoint.absoluteString + "?tenant=2")), clientID: ServiceServerState.clientID,
-                    clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret), scopes: ["read"],
+                    tokenEndpoint: try #require(URL(string: f.server.tokenEndpoint.absoluteString + "?tenant=2")), clientID: AuthorizationServerState.serviceClientID,
+                    clientAuthentication: .clientSecretBasic(secret: AuthorizationServerState.serviceClientSecret), scopes: ["read"],
                     transport: f.transport, clock: f.clock)
             default:
                 // Another client id the server does not know: it must be asked (and refuse), never served from the cache.
                 other = try OAuth2ClientCredentialsGrant(
                     tokenEndpoint: f.server.tokenEndpoint, clientID: "another client",
-                    clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret), scopes: ["read"],
+                    clientAuthentication: .clientSecretBasic(secret: AuthorizationServerState.serviceClientSecret), scopes: ["read"],
                     transport: f.transport, clock: f.clock)
             }
             let provider = f.provider(other)

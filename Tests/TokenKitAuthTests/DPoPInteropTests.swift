@@ -76,8 +76,8 @@ struct DPoPInteropTests {
             await f.state.set(resourceNonceRequired: true)
             let recording = RecordingTransport(f.transport)
             let grant = try OAuth2ClientCredentialsGrant(
-                tokenEndpoint: f.server.tokenEndpoint, clientID: ServiceServerState.clientID,
-                clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret),
+                tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.serviceClientID,
+                clientAuthentication: .clientSecretBasic(secret: AuthorizationServerState.serviceClientSecret),
                 scopes: [], dpop: true, transport: recording, clock: f.clock)
             let api = AuthorizingHTTPTransport(wrapping: recording, provider: f.provider(grant), clock: f.clock)
             let resource = try #require(URL(string: f.server.resourceURL.absoluteString + "?page=2#top"))

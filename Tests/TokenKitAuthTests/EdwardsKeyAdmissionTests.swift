@@ -178,12 +178,12 @@ struct EdwardsKeyAdmissionTests {
 
     @Test("the DPoP verifier of the test server refuses a forged proof whose jwk is the identity", arguments: EdwardsTestPoint.identities)
     func forgedDPoPProof(_ identity: EdwardsTestPoint) async throws {
-        let state = ServiceServerState(clock: FixedClock(Self.now))
+        let state = try AuthorizationServerState(clock: FixedClock(Self.now))
         await state.set(baseURL: "http://127.0.0.1:1")
         let header = #"{"typ":"dpop+jwt","alg":"EdDSA","jwk":{"kty":"OKP","crv":"\#(identity.curve)","x":"\#(Self.b64(identity.bytes))"}}"#
         let payload = #"{"jti":"j-1","htm":"POST","htu":"http://127.0.0.1:1/token","iat":\#(Int(Self.now.timeIntervalSince1970))}"#
         let proof = Self.b64(Array(header.utf8)) + "." + Self.b64(Array(payload.utf8)) + "." + Self.b64(EdwardsTestPoint.forgedSignature(ed448: identity.ed448))
-        let answer = await state.token(form: ["grant_type": "client_credentials"], authorization: ServiceServerState.expectedBasic, dpop: proof)
+        let answer = await state.token(form: ["grant_type": "client_credentials"], authorization: AuthorizationServerState.serviceExpectedBasic, dpop: proof)
         #expect(answer.status == 400 && answer.body.contains("invalid_dpop_proof"), "\(answer.status) \(answer.body)")
         let refusal = await state.lastRefusal
         #expect(refusal?.contains("small order") == true, "\(refusal ?? "")")

@@ -74,7 +74,7 @@ struct HostileTokenEndpointTests {
           arguments: AdapterKind.allCases)
     func dripCutOffAtDeadline(kind: AdapterKind) async throws {
         try await kind.with { transport in
-            try await OAuthTestServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 await server.state.set(streaming: .drip)
                 let request = HTTPTransportRequest(method: "POST", url: server.tokenEndpoint, timeout: .seconds(2))
                 let error = await #expect(throws: AuthError.self) { try await transport.send(request) }
@@ -90,7 +90,7 @@ struct HostileTokenEndpointTests {
     @Test("a body without end is refused at the cap without reading the rest", arguments: AdapterKind.allCases)
     func endlessBodyStopsAtCap(kind: AdapterKind) async throws {
         try await kind.with { transport in
-            try await OAuthTestServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 await server.state.set(streaming: .endless)
                 // A total deadline far beyond what the cap needs: a client that kept reading
                 // fails this test with the deadline's message instead of hanging it.
@@ -116,7 +116,7 @@ struct HostileTokenEndpointTests {
                 await f.state.set(mode: .huge)
                 let seeded = try await f.seed(expiresIn: -5)
                 let grant = try OAuth2RefreshTokenGrant(
-                    tokenEndpoint: f.server.tokenEndpoint, clientID: OAuthServerState.clientID,
+                    tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.nativeClientID,
                     transport: transport, clock: f.clock, maxResponseBytes: 5000)
                 let error = await #expect(throws: AuthError.self) { try await grant.refresh(seeded) }
                 #expect(error?.message == "response from 127.0.0.1 is larger than 5000 bytes")
@@ -132,7 +132,7 @@ struct HostileTokenEndpointTests {
             let plain = try await f.grant().refresh(seeded)
             #expect(plain.expiresAt == f.clock.now.addingTimeInterval(300))
             let grant = try OAuth2RefreshTokenGrant(
-                tokenEndpoint: f.server.tokenEndpoint, clientID: OAuthServerState.clientID,
+                tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.nativeClientID,
                 transport: f.transport, clock: f.clock, assumedLifetime: .seconds(90))
             let assumed = try await grant.refresh(plain)
             #expect(assumed.expiresAt == f.clock.now.addingTimeInterval(90))

@@ -12,13 +12,13 @@ struct LoggingTests {
             await f.state.set(requireClientSecret: true)
             let capture = LogCapture()
             let grant = try OAuth2RefreshTokenGrant(
-                tokenEndpoint: f.server.tokenEndpoint, clientID: OAuthServerState.clientID,
-                clientAuthentication: .clientSecretBasic(secret: OAuthServerState.clientSecret),
+                tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.nativeClientID,
+                clientAuthentication: .clientSecretBasic(secret: AuthorizationServerState.nativeClientSecret),
                 transport: f.transport, clock: f.clock, logger: capture.logger())
             let provider = AuthProvider(store: f.store, key: f.key, refresher: grant, clock: f.clock, logger: capture.logger())
             let client = AuthorizingHTTPTransport(wrapping: f.transport, provider: provider, logger: capture.logger())
             let seeded = try await f.seed(expiresIn: -5)
-            var secrets = [seeded.accessToken, seeded.refreshToken ?? "", OAuthServerState.clientSecret]
+            var secrets = [seeded.accessToken, seeded.refreshToken ?? "", AuthorizationServerState.nativeClientSecret]
             // Refresh, then a 401 that forces a second refresh.
             let first = try await provider.validAccessToken()
             secrets.append(first)

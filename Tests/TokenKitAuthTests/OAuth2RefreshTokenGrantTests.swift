@@ -15,7 +15,7 @@ struct OAuth2RefreshTokenGrantTests {
             #expect(fresh.refreshToken != seeded.refreshToken)
             #expect(fresh.expiresAt == f.clock.now.addingTimeInterval(3600))
             let form = await f.state.lastForm
-            #expect(form == ["grant_type": "refresh_token", "refresh_token": seeded.refreshToken ?? "", "client_id": OAuthServerState.clientID])
+            #expect(form == ["grant_type": "refresh_token", "refresh_token": seeded.refreshToken ?? "", "client_id": AuthorizationServerState.nativeClientID])
             #expect(await f.state.lastAuthorization == nil)
         }
     }
@@ -26,7 +26,7 @@ struct OAuth2RefreshTokenGrantTests {
             await f.state.set(requireClientSecret: true)
             let seeded = try await f.seed(expiresIn: -10)
             _ = try await f.grant(clientSecret: true).refresh(seeded)
-            #expect(await f.state.lastAuthorization == OAuthServerState.expectedBasic)
+            #expect(await f.state.lastAuthorization == AuthorizationServerState.nativeExpectedBasic)
             #expect(await f.state.lastForm["client_id"] == nil)
             #expect(await f.state.refreshCount == 1)
         }
@@ -38,7 +38,7 @@ struct OAuth2RefreshTokenGrantTests {
             await f.state.set(requireClientSecret: true)
             let seeded = try await f.seed(expiresIn: -10)
             let grant = try OAuth2RefreshTokenGrant(
-                tokenEndpoint: f.server.tokenEndpoint, clientID: OAuthServerState.clientID,
+                tokenEndpoint: f.server.tokenEndpoint, clientID: AuthorizationServerState.nativeClientID,
                 clientAuthentication: .clientSecretBasic(secret: "wrong"), transport: f.transport, clock: f.clock)
             let error = await #expect(throws: AuthError.self) { try await grant.refresh(seeded) }
             #expect(error?.code == .refreshRejected)
@@ -75,12 +75,12 @@ struct OAuth2RefreshTokenGrantTests {
     }
 
     @Test("non-JSON, oversized, wrong token_type and missing access_token answers are refused with their reason", arguments: [
-        (OAuthServerState.TokenMode.html, "not a JSON object"),
+        (AuthorizationServerState.TokenMode.html, "not a JSON object"),
         (.huge, "larger than"),
         (.wrongTokenType, "not Bearer"),
         (.missingAccessToken, "access_token"),
     ])
-    func badAnswers(mode: OAuthServerState.TokenMode, reason: String) async throws {
+    func badAnswers(mode: AuthorizationServerState.TokenMode, reason: String) async throws {
         try await Fixture.with { f in
             await f.state.set(mode: mode)
             let seeded = try await f.seed(expiresIn: -10)

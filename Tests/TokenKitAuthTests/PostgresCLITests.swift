@@ -38,7 +38,7 @@ struct PostgresCLITests {
     let key = ["--service", "com.example.api", "--account", "alice"]
 
     /// Stores, with `tokenkit store put`, a login of `server` whose access token has expired.
-    func putExpiredLogin(_ server: OAuthTestServer, _ cli: TokenKitCLI, _ setup: Setup) async throws {
+    func putExpiredLogin(_ server: TestAuthorizationServer, _ cli: TokenKitCLI, _ setup: Setup) async throws {
         let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
         let put = try await cli.run(
             ["store", "put", "--token-set"] + key + setup.backend,
@@ -47,8 +47,8 @@ struct PostgresCLITests {
     }
 
     /// `tokenkit token` for the stored login at `server` (backend options to be added).
-    func tokenArguments(_ server: OAuthTestServer) -> [String] {
-        ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID]
+    func tokenArguments(_ server: TestAuthorizationServer) -> [String] {
+        ["token"] + key + ["--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", AuthorizationServerState.nativeClientID]
     }
 
     @Test("store put, get --reveal, list and delete work as with the file backend, and the row holds no plaintext")
@@ -78,7 +78,7 @@ struct PostgresCLITests {
     func tokenAndAudit() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             try await putExpiredLogin(server, cli, setup)
             let arguments = tokenArguments(server) + setup.backend
             let outcomes = try await withThrowingTaskGroup(of: CLIResult.self) { group in
@@ -151,7 +151,7 @@ struct PostgresCLITests {
     func lockWaitFollowsTimeout() async throws {
         let cli = try TokenKitCLI()
         let setup = try Setup()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             try await putExpiredLogin(server, cli, setup)
             // Another replica holds the credential's lock (the CLI's namespace is the table).
             let held = try await PostgresRefreshLock(endpoint: try PostgresTestServer.main(), namespace: setup.table, timeout: .seconds(10))

@@ -10,7 +10,7 @@ import TokenKitStore
 import TokenKitTestSupport
 
 /// Many replicas, one credential: real processes sharing a PostgreSQL store and refresh lock
-/// against the real token endpoint of ``OAuthTestServer``.
+/// against the real token endpoint of ``TestAuthorizationServer``.
 @Suite("PostgreSQL refresh across processes")
 struct PostgresRefreshProcessTests {
     static let service = "com.example.api"
@@ -49,10 +49,10 @@ struct PostgresRefreshProcessTests {
         }
     }
 
-    func replicaArguments(_ server: OAuthTestServer, table: String, tasks: Int, stall: Stall? = nil) -> [String] {
+    func replicaArguments(_ server: TestAuthorizationServer, table: String, tasks: Int, stall: Stall? = nil) -> [String] {
         [
             PostgresTestServer.environment["TOKENKIT_TEST_POSTGRES_URL"] ?? "", table, Self.service, Self.account,
-            server.tokenEndpoint.absoluteString, OAuthServerState.clientID, String(tasks),
+            server.tokenEndpoint.absoluteString, AuthorizationServerState.nativeClientID, String(tasks),
         ] + (stall.map { [$0.argument] } ?? [])
     }
 
@@ -63,7 +63,7 @@ struct PostgresRefreshProcessTests {
         let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let store = try PostgresTestServer.freshStore(table: table)
         let key = try credentialKey
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
             let arguments = replicaArguments(server, table: table, tasks: 50)
@@ -100,14 +100,14 @@ struct PostgresRefreshProcessTests {
     /// server, the store and the seeded set; the holder is killed afterwards.
     func withHolderMidRefresh(
         _ label: String, stall: Stall,
-        _ body: @escaping @Sendable (ChildProcess.Running, OAuthTestServer, PostgresTokenStore, String, TokenSet) async throws -> Void
+        _ body: @escaping @Sendable (ChildProcess.Running, TestAuthorizationServer, PostgresTokenStore, String, TokenSet) async throws -> Void
     ) async throws {
         _ = try PostgresTestServer.main()
         let table = uniqueTable(label)
         let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let store = try PostgresTestServer.freshStore(table: table)
         let key = try credentialKey
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
             let holder = try ChildProcess(
@@ -125,7 +125,7 @@ struct PostgresRefreshProcessTests {
     /// Runs a replica of `tasks` tasks on `table` (`store`'s); checks it printed the stored
     /// token and that the server refreshed once.
     func nextReplica(
-        _ server: OAuthTestServer, _ store: PostgresTokenStore, table: String, tasks: Int, environment: [String: String], seconds: Double
+        _ server: TestAuthorizationServer, _ store: PostgresTokenStore, table: String, tasks: Int, environment: [String: String], seconds: Double
     ) async throws -> TokenSet {
         let replica = try TokenKitCLI(binary: "tokenkit-refresh-stress")
         let next = try await replica.run(

@@ -27,18 +27,18 @@ struct PrivateKeyJWTLoginCommandTests {
 
     /// A fresh ES256 key registered with `server` as the client's key, written to a key file
     /// with `mode`; returns the file's path.
-    func registeredKeyFile(_ server: ServiceTokenServer, _ sandbox: Sandbox, mode: Int = 0o600) async throws -> String {
+    func registeredKeyFile(_ server: TestAuthorizationServer, _ sandbox: Sandbox, mode: Int = 0o600) async throws -> String {
         let key = try JWTKey.generate(for: .es256)
         await server.state.set(clientAuth: .privateKeyJWT(try key.publicKey()))
         return try keyFile(sandbox, key, mode: mode)
     }
 
-    func loginArguments(_ server: ServiceTokenServer, _ sandbox: Sandbox, keyPath: String) -> [String] {
+    func loginArguments(_ server: TestAuthorizationServer, _ sandbox: Sandbox, keyPath: String) -> [String] {
         ["login", "--device"] + Self.key + [
             "--token-endpoint", server.tokenEndpoint.absoluteString,
             "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
             "--revocation-endpoint", server.revocationEndpoint.absoluteString,
-            "--client-id", ServiceServerState.clientID, "--client-key", keyPath, "--timeout", "30",
+            "--client-id", AuthorizationServerState.serviceClientID, "--client-key", keyPath, "--timeout", "30",
         ] + sandbox.backend + ["--scrypt-log-n", "10"]
     }
 
@@ -52,7 +52,7 @@ struct PrivateKeyJWTLoginCommandTests {
     func loginTokenLogout() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
 
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
@@ -60,7 +60,7 @@ struct PrivateKeyJWTLoginCommandTests {
             #expect(login.stdoutText.isEmpty)
             #expect(login.stderr.contains("WDJB-MJHT"))
             #expect(await server.state.deviceRequests == 1)
-            #expect(await server.state.lastForm["grant_type"] == ServiceServerState.deviceGrant)
+            #expect(await server.state.lastForm["grant_type"] == AuthorizationServerState.deviceGrant)
 
             let tokens = try await stored(cli, sandbox)
             #expect(tokens.metadata["login.auth_method"] == "private_key_jwt")
@@ -87,8 +87,8 @@ struct PrivateKeyJWTLoginCommandTests {
             #expect(assertions.count == 5)  // device authorization, one poll, refresh, two revocations
             #expect(Set(try assertions.map { try $0.jwtID() }).count == assertions.count)
             for claims in assertions {
-                #expect(try claims.issuer() == ServiceServerState.clientID)
-                #expect(try claims.subject() == ServiceServerState.clientID)
+                #expect(try claims.issuer() == AuthorizationServerState.serviceClientID)
+                #expect(try claims.subject() == AuthorizationServerState.serviceClientID)
                 #expect(try claims.audience() == [server.tokenEndpoint.absoluteString])
                 let lifetime = try #require(try claims.expiration()) - (try #require(try claims.issuedAt()))
                 #expect(lifetime > 0 && lifetime <= 60)
@@ -100,7 +100,7 @@ struct PrivateKeyJWTLoginCommandTests {
     func groupReadableKeyRefused() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox, mode: 0o640)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(login.status == 2)
@@ -131,18 +131,18 @@ struct PrivateKeyJWTLoginCommandTests {
     func storedKeyStaysWithItsEndpoint() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let keyPath = try await registeredKeyFile(server, sandbox)
             let login = try await cli.run(loginArguments(server, sandbox, keyPath: keyPath), environment: .exactly(sandbox.environment))
             #expect(login.status == 0, "login: \(login.stderr)")
-            try await ServiceTokenServer.with { other in
+            try await TestAuthorizationServer.with { other in
                 let outcome = try await cli.run(
                     ["token"] + Self.key + ["--skew", "2h", "--token-endpoint", other.tokenEndpoint.absoluteString] + sandbox.backend,
                     environment: .exactly(sandbox.environment))
                 #expect(outcome.status != 0)  // the other server wants client_secret_basic
                 #expect(await other.state.tokenRequests == 1)
                 #expect(await other.state.lastForm["client_assertion"] == nil)
-                #expect(await other.state.lastForm["client_id"] == ServiceServerState.clientID)
+                #expect(await other.state.lastForm["client_id"] == AuthorizationServerState.serviceClientID)
             }
         }
     }
@@ -151,11 +151,11 @@ struct PrivateKeyJWTLoginCommandTests {
     func secretFileLogin() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(clientAuth: .post)
             let secretPath = sandbox.root + "/client-secret"
             #expect(FileManager.default.createFile(
-                atPath: secretPath, contents: Data((ServiceServerState.clientSecret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+                atPath: secretPath, contents: Data((AuthorizationServerState.serviceClientSecret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
             var arguments = loginArguments(server, sandbox, keyPath: "unused")
             let keyFlag = try #require(arguments.firstIndex(of: "--client-key"))
             arguments.replaceSubrange(keyFlag...(keyFlag + 1), with: ["--client-secret-file", secretPath, "--client-auth", "post"])
@@ -164,18 +164,18 @@ struct PrivateKeyJWTLoginCommandTests {
             let tokens = try await stored(cli, sandbox)
             #expect(tokens.metadata["login.auth_method"] == "client_secret_post")
             #expect(tokens.metadata["login.client_credential_file"] == secretPath)
-            #expect(!String(decoding: tokens.jsonBytes(), as: UTF8.self).contains(ServiceServerState.clientSecret))
+            #expect(!String(decoding: tokens.jsonBytes(), as: UTF8.self).contains(AuthorizationServerState.serviceClientSecret))
 
             let token = try await cli.run(["token"] + Self.key + ["--skew", "2h"] + sandbox.backend, environment: .exactly(sandbox.environment))
             #expect(token.status == 0, "token: \(token.stderr)")
             #expect(await server.state.lastForm["grant_type"] == "refresh_token")
-            #expect(await server.state.lastForm["client_secret"] == ServiceServerState.clientSecret)
+            #expect(await server.state.lastForm["client_secret"] == AuthorizationServerState.serviceClientSecret)
 
             // The same login with the secret on stdin: nothing to read it from later.
             var fromStdin = arguments
             let secretFlag = try #require(fromStdin.firstIndex(of: secretPath))
             fromStdin[secretFlag] = "-"
-            let again = try await cli.run(fromStdin, stdin: ServiceServerState.clientSecret + "\n", environment: .exactly(sandbox.environment))
+            let again = try await cli.run(fromStdin, stdin: AuthorizationServerState.serviceClientSecret + "\n", environment: .exactly(sandbox.environment))
             #expect(again.status == 0, "login: \(again.stderr)")
             #expect(try await stored(cli, sandbox).metadata["login.client_credential_file"] == nil)
             let requests = await server.state.tokenRequests

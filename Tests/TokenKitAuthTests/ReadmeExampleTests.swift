@@ -12,7 +12,7 @@ struct ReadmeExampleTests {
     func readmeExample() async throws {
         let lockDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-readme")
         defer { withExtendedLifetime(lockDirectory) {} }
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let environment = ["XDG_RUNTIME_DIR": lockDirectory.path]
             // The README opens the default file with the user's passphrase; the test uses a
             // private path and a cheap scrypt cost.
@@ -25,7 +25,7 @@ struct ReadmeExampleTests {
             // --- README lines (endpoints point at the local server) ---
             let http = URLSessionTransport()
             let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: server.tokenEndpoint,
-                                                    clientID: OAuthServerState.clientID, transport: http)
+                                                    clientID: AuthorizationServerState.nativeClientID, transport: http)
             let auth = AuthProvider(store: store, key: try CredentialKey(service: "com.example.mail", account: "alice"),
                                     refresher: grant, lock: FileRefreshLock(directory: FileRefreshLock.defaultDirectory(environment: environment)))
             let api = AuthorizingHTTPTransport(wrapping: http, provider: auth)

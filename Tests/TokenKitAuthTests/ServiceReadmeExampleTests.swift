@@ -13,17 +13,17 @@ struct ServiceReadmeExampleTests {
     func serviceExample() async throws {
         let lockDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-readme-svc")
         defer { withExtendedLifetime(lockDirectory) {} }
-        try await ServiceTokenServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(requireDPoP: true)
             await server.state.set(resourceNonceRequired: true)
             let env = ["XDG_RUNTIME_DIR": lockDirectory.path]
-            let secretFromFile = ServiceServerState.clientSecret
+            let secretFromFile = AuthorizationServerState.serviceClientSecret
 
             // --- README lines (endpoints and client id point at the local server) ---
             let http = URLSessionTransport()
             let grant = try OAuth2ClientCredentialsGrant(
                 tokenEndpoint: server.tokenEndpoint,
-                clientID: ServiceServerState.clientID,
+                clientID: AuthorizationServerState.serviceClientID,
                 clientAuthentication: .clientSecretBasic(secret: secretFromFile),
                 scopes: ["invoices:read"],
                 dpop: true,

@@ -13,7 +13,7 @@ struct TokenCommandHostileTests {
     let base = TokenCommandProcessTests()
 
     /// A sandbox holding an expired token set issued by `server`.
-    func expiredSandbox(_ server: OAuthTestServer, _ cli: TokenKitCLI) async throws -> (Sandbox, TokenSet) {
+    func expiredSandbox(_ server: TestAuthorizationServer, _ cli: TokenKitCLI) async throws -> (Sandbox, TokenSet) {
         let sandbox = try Sandbox()
         let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
         try await base.put(seeded, cli, sandbox)
@@ -28,7 +28,7 @@ struct TokenCommandHostileTests {
     @Test("an access token with CR/LF is refused: exit 2, nothing printed, the old set kept")
     func controlCharactersNeverPrinted() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
             await server.state.set(mode: .headerInjection)
             let outcome = try await cli.run(base.tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
@@ -45,7 +45,7 @@ struct TokenCommandHostileTests {
     @Test("a token endpoint dribbling a byte a second: exit 2 at --timeout, and a waiting process does not give up first")
     func slowEndpointDeadline() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
             await server.state.set(streaming: .drip)
             let arguments = base.tokenArguments(server, sandbox) + ["--timeout", "3"]
@@ -70,7 +70,7 @@ struct TokenCommandHostileTests {
     @Test("a body without end: exit 2 at the size cap, having read a bounded amount, peak RSS under 150 MB")
     func endlessBody() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
             await server.state.set(streaming: .endless)
             let (outcome, peak) = try await cli.runMeasuringPeakRSS(base.tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
@@ -93,7 +93,7 @@ struct TokenCommandHostileTests {
         // Only root can give a directory to another user; CI runs as root.
         try #require(geteuid() == 0, "needs root to create a directory owned by another uid")
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, seeded) = try await expiredSandbox(server, cli)
             let lockDirectory = sandbox.root + "/run/tokenkit"
             try FileManager.default.createDirectory(atPath: lockDirectory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -110,7 +110,7 @@ struct TokenCommandHostileTests {
     @Test("under umask 0277 the lock directory is 0700 and the lock file 0600, and a second run works")
     func strictUmask() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
             for skew in ["60", "2h"] {
                 let outcome = try await cli.run(
@@ -131,7 +131,7 @@ struct TokenCommandHostileTests {
     @Test("a client secret file readable by others is refused, naming the file and its mode")
     func looseClientSecretFile() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
             let secretFile = sandbox.root + "/client-secret"
             #expect(FileManager.default.createFile(atPath: secretFile, contents: Data("s3cr:et&=+\n".utf8), attributes: [.posixPermissions: 0o644]))
@@ -146,7 +146,7 @@ struct TokenCommandHostileTests {
     @Test("an answer without expires_in is used for 5 minutes, then refreshed")
     func missingExpiresIn() async throws {
         let cli = try TokenKitCLI()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let (sandbox, _) = try await expiredSandbox(server, cli)
             await server.state.set(expiresIn: nil)
             let before = Date()

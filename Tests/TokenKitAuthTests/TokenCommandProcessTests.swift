@@ -32,10 +32,10 @@ struct TokenCommandProcessTests {
 
     func key() -> [String] { ["--service", Self.service, "--account", Self.account] }
 
-    func tokenArguments(_ server: OAuthTestServer, _ sandbox: Sandbox, skew: String = "60") -> [String] {
+    func tokenArguments(_ server: TestAuthorizationServer, _ sandbox: Sandbox, skew: String = "60") -> [String] {
         ["token"] + key() + [
             "--token-endpoint", server.tokenEndpoint.absoluteString,
-            "--client-id", OAuthServerState.clientID, "--skew", skew,
+            "--client-id", AuthorizationServerState.nativeClientID, "--skew", skew,
         ] + sandbox.backend
     }
 
@@ -52,7 +52,7 @@ struct TokenCommandProcessTests {
     func concurrentProcesses() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await put(seeded, cli, sandbox)
             let arguments = tokenArguments(server, sandbox)
@@ -87,7 +87,7 @@ struct TokenCommandProcessTests {
     func freshToken() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(3600))
             try await put(seeded, cli, sandbox)
             let outcome = try await cli.run(tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))
@@ -106,7 +106,7 @@ struct TokenCommandProcessTests {
     func invalidGrant() async throws {
         let cli = try TokenKitCLI()
         let sandbox = try Sandbox()
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let stale = TokenSet(accessToken: "old", refreshToken: "never-issued", expiresAt: Date().addingTimeInterval(-30))
             try await put(stale, cli, sandbox)
             let outcome = try await cli.run(tokenArguments(server, sandbox), environment: .exactly(sandbox.environment))

@@ -61,7 +61,7 @@ struct TransportAdapterTests {
     @Test("redirects are not followed: the 3xx is returned", arguments: AdapterKind.allCases)
     func noRedirects(kind: AdapterKind) async throws {
         try await kind.with { transport in
-            try await OAuthTestServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 let response = try await transport.send(HTTPTransportRequest(url: server.baseURL.appendingPathComponent("redirect")))
                 #expect(response.status == 302)
                 #expect(response.headers.first(named: "location") == "/resource")
@@ -77,7 +77,7 @@ struct TransportAdapterTests {
                 let seeded = try await f.seed(expiresIn: -5)
                 let grant = try OAuth2RefreshTokenGrant(
                     tokenEndpoint: f.server.baseURL.appendingPathComponent("token-redirect"),
-                    clientID: OAuthServerState.clientID, transport: transport, clock: f.clock)
+                    clientID: AuthorizationServerState.nativeClientID, transport: transport, clock: f.clock)
                 let error = await #expect(throws: AuthError.self) { try await grant.refresh(seeded) }
                 #expect(error?.code == .invalidResponse)
                 #expect(error?.message.contains("307") == true)

@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_164() async throws {
-    // README.md:164
+@Sendable func README_168() async throws {
+    // README.md:168
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_184() async throws {
-    // README.md:184
+@Sendable func README_188() async throws {
+    // README.md:188
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_213() async throws {
-    // README.md:213
+@Sendable func README_217() async throws {
+    // README.md:217
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_239() async throws {
-    // README.md:239
+@Sendable func README_243() async throws {
+    // README.md:243
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_274() async throws {
-    // README.md:274
+@Sendable func README_278() async throws {
+    // README.md:278
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_302() async throws {
-    // README.md:302
+@Sendable func README_306() async throws {
+    // README.md:306
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_366() async throws {
-    // README.md:366
+@Sendable func README_370() async throws {
+    // README.md:370
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_450() async throws {
-    // README.md:450
+@Sendable func README_454() async throws {
+    // README.md:454
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_505() async throws {
-    // README.md:505
+@Sendable func README_509() async throws {
+    // README.md:509
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_567() async throws {
-    // README.md:567
+@Sendable func README_571() async throws {
+    // README.md:571
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 164, runnable: true, body: README_164),
-        .init(document: "README.md", line: 184, runnable: false, body: README_184),
-        .init(document: "README.md", line: 213, runnable: false, body: README_213),
-        .init(document: "README.md", line: 239, runnable: false, body: README_239),
-        .init(document: "README.md", line: 274, runnable: false, body: README_274),
-        .init(document: "README.md", line: 302, runnable: false, body: README_302),
-        .init(document: "README.md", line: 366, runnable: false, body: README_366),
-        .init(document: "README.md", line: 450, runnable: false, body: README_450),
-        .init(document: "README.md", line: 505, runnable: false, body: README_505),
-        .init(document: "README.md", line: 567, runnable: false, body: README_567),
+        .init(document: "README.md", line: 168, runnable: true, body: README_168),
+        .init(document: "README.md", line: 188, runnable: false, body: README_188),
+        .init(document: "README.md", line: 217, runnable: false, body: README_217),
+        .init(document: "README.md", line: 243, runnable: false, body: README_243),
+        .init(document: "README.md", line: 278, runnable: false, body: README_278),
+        .init(document: "README.md", line: 306, runnable: false, body: README_306),
+        .init(document: "README.md", line: 370, runnable: false, body: README_370),
+        .init(document: "README.md", line: 454, runnable: false, body: README_454),
+        .init(document: "README.md", line: 509, runnable: false, body: README_509),
+        .init(document: "README.md", line: 571, runnable: false, body: README_571),
     ]
 }
 #endif

@@ -35,7 +35,7 @@ struct BackendChoiceCLITests {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
         try await KeyringFixture.withKeyring { keyring in
-            try await ServiceTokenServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 let file = ["--file", sandbox.storePath, "--passphrase-file", sandbox.passphrasePath, "--scrypt-log-n", "4"]
                 // No session bus: auto stores the login in the encrypted file, and records that.
                 let login = try await cli.run(
@@ -69,7 +69,7 @@ struct BackendChoiceCLITests {
         let cli = try TokenKitCLI()
         let sandbox = try KeyringFixture.Sandbox()
         try await KeyringFixture.withKeyring { keyring in
-            try await ServiceTokenServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 let login = try await cli.run(
                     try KeyringFixture.deviceLogin(Self.key, server, sandbox), environment: .exactly(KeyringFixture.environment(sandbox, keyring)))
                 #expect(login.status == 0, "stderr: \(login.stderr)")

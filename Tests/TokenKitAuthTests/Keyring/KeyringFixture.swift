@@ -69,12 +69,12 @@ enum KeyringFixture {
 
     /// `tokenkit login --device` for `key` against `server` (client_secret_basic with a
     /// secret file written into the sandbox), before any backend options.
-    static func deviceLogin(_ key: [String], _ server: ServiceTokenServer, _ sandbox: Sandbox) throws -> [String] {
-        let secret = try file(sandbox, "client-secret", ServiceServerState.clientSecret)
+    static func deviceLogin(_ key: [String], _ server: TestAuthorizationServer, _ sandbox: Sandbox) throws -> [String] {
+        let secret = try file(sandbox, "client-secret", AuthorizationServerState.serviceClientSecret)
         return ["login", "--device"] + key + [
             "--token-endpoint", server.tokenEndpoint.absoluteString,
             "--device-authorization-endpoint", server.deviceEndpoint.absoluteString,
-            "--client-id", ServiceServerState.clientID, "--client-secret-file", secret,
+            "--client-id", AuthorizationServerState.serviceClientID, "--client-secret-file", secret,
         ]
     }
 

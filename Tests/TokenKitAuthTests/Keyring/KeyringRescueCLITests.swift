@@ -20,7 +20,7 @@ struct KeyringRescueCLITests {
         let sandbox = try KeyringFixture.Sandbox()
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
-            try await OAuthTestServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
                 let put = try await cli.run(
                     ["store", "put", "--token-set", "--backend", "secret-service"] + Self.key,
@@ -28,7 +28,7 @@ struct KeyringRescueCLITests {
                 #expect(put.status == 0, "\(put.stderr)")
                 // Stored by `store put`, not `login`: no record, so the backend is named (as it was for the put).
                 let token = ["token", "--backend", "secret-service"] + Self.key + [
-                    "--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", OAuthServerState.clientID,
+                    "--token-endpoint", server.tokenEndpoint.absoluteString, "--client-id", AuthorizationServerState.nativeClientID,
                 ]
 
                 await server.state.closeGate()
@@ -75,7 +75,7 @@ struct KeyringRescueCLITests {
         let sandbox = try KeyringFixture.Sandbox()
         try await KeyringFixture.withKeyring { keyring in
             let env = KeyringFixture.environment(sandbox, keyring)
-            try await ServiceTokenServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 async let signingIn = cli.run(try KeyringFixture.deviceLogin(Self.key, server, sandbox) + ["--timeout", "60"], environment: .exactly(env))
                 // The device request came after the store check; the first poll comes a second later.
                 try await KeyringFixture.waitUntil("the device request") { await server.state.deviceRequests == 1 }
@@ -101,7 +101,7 @@ struct KeyringRescueCLITests {
         let sandbox = try KeyringFixture.Sandbox()
         try await KeyringFixture.withKeyring { keyring in
             try await keyring.lockDefaultCollection()
-            try await ServiceTokenServer.with { server in
+            try await TestAuthorizationServer.with { server in
                 let login = try KeyringFixture.deviceLogin(Self.key, server, sandbox)
                 let locked = try await cli.run(login + ["--backend", "secret-service"], environment: .exactly(KeyringFixture.environment(sandbox, keyring)))
                 #expect(locked.status == 2, "stderr: \(locked.stderr)")

@@ -4,7 +4,7 @@ import Testing
 import TokenKitStore
 import TokenKitTestSupport
 
-/// `tokenkit login` (browser) as a real process against ``OIDCTestServer``, with a `$BROWSER`
+/// `tokenkit login` (browser) as a real process against ``TestAuthorizationServer``, with a `$BROWSER`
 /// script that records its argv and environment and then behaves as each test needs: a plain
 /// browser, a second fetch of the start URL, a forged callback first, slow and idle local
 /// clients around it, or a user who never comes back (issue 24 items 2–3).
@@ -48,7 +48,7 @@ struct BrowserLoginCLITests {
         func recorded(_ name: String) -> String { (try? String(contentsOfFile: record + "/" + name, encoding: .utf8)) ?? "" }
     }
 
-    func login(_ server: OIDCTestServer, _ sandbox: Sandbox, mode: String, extra: [String] = []) async throws -> Run {
+    func login(_ server: TestAuthorizationServer, _ sandbox: Sandbox, mode: String, extra: [String] = []) async throws -> Run {
         let record = sandbox.root + "/browser-\(mode)"
         try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
         let script = sandbox.root + "/browser.sh"
@@ -64,7 +64,7 @@ struct BrowserLoginCLITests {
         environment["TOKENKIT_PASSPHRASE"] = Self.passphraseInEnvironment
         environment["PGPASSWORD"] = Self.databasePasswordInEnvironment
         let outcome = try await TokenKitCLI().run(
-            ["login", "--service", "app", "--account", "alice", "--issuer", server.issuer, "--client-id", OIDCServerState.clientID,
+            ["login", "--service", "app", "--account", "alice", "--issuer", server.issuer, "--client-id", AuthorizationServerState.signInClientID,
              "--scope", "openid"] + extra + sandbox.backend + ["--scrypt-log-n", "10"],
             environment: .exactly(environment), timeout: .seconds(90))
         return Run(outcome: outcome, record: record)
@@ -79,7 +79,7 @@ struct BrowserLoginCLITests {
     @Test("the browser gets only the one-time start URL, and an environment without the secrets tokenkit reads; stderr names the account")
     func startURLAndEnvironment() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let run = try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"])
             #expect(run.outcome.status == 0, "\(run.outcome.stderr)")
             #expect(run.outcome.stderr == "signed in as user-1 (alice@example.com) to app/alice (stored in file)\n")
@@ -101,7 +101,7 @@ struct BrowserLoginCLITests {
     @Test("a second request for the start URL is answered 410 and ends the sign-in: exit 1, nothing stored")
     func startURLFetchedTwice() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let run = try await login(server, sandbox, mode: "twice", extra: ["--timeout", "60"])
             #expect(run.recorded("first") == "302")
             #expect(run.recorded("second") == "410")
@@ -116,7 +116,7 @@ struct BrowserLoginCLITests {
     @Test("a forged callback with a wrong state is answered 400 and ignored; the real sign-in completes")
     func forgedCallbackIgnored() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let run = try await login(server, sandbox, mode: "forged", extra: ["--timeout", "60"])
             #expect(run.recorded("forged") == "400")
             #expect(run.outcome.status == 0, "\(run.outcome.stderr)")
@@ -127,7 +127,7 @@ struct BrowserLoginCLITests {
     @Test("a client dripping bytes and idle connections on the port do not keep the browser's callback out")
     func crowdedPort() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let run = try await login(server, sandbox, mode: "crowded", extra: ["--timeout", "60"])
             #expect(run.outcome.status == 0, "\(run.outcome.stderr)")
             #expect(try await stored(sandbox) != nil)
@@ -137,7 +137,7 @@ struct BrowserLoginCLITests {
     @Test("--timeout ends the wait although a local client keeps dripping bytes: exit 1")
     func timeoutDespiteADrippingClient() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let run = try await login(server, sandbox, mode: "stall", extra: ["--timeout", "3"])
             #expect(run.outcome.status == 1, "\(run.outcome.stderr)")
             #expect(run.outcome.stderr == "error: sign-in timed out: the browser did not come back to the app\n")
@@ -147,7 +147,7 @@ struct BrowserLoginCLITests {
     @Test("RFC 9207: when discovery promises iss, a callback without it is refused (exit 1)")
     func missingIssRefused() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             await server.state.set(promisesIss: true, sendsIss: false)
             let run = try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"])
             #expect(run.outcome.status == 1, "\(run.outcome.stderr)")
@@ -163,7 +163,7 @@ struct BrowserLoginCLITests {
     @Test("a refresh whose ID token names another account is refused (exit 2) and the stored login is kept")
     func refreshWithAnotherSubject() async throws {
         let sandbox = try Sandbox()
-        try await OIDCTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             #expect(try await login(server, sandbox, mode: "follow", extra: ["--timeout", "60"]).outcome.status == 0)
             let before = try #require(try await stored(sandbox))
             await server.state.set(refreshSubject: "mallory")

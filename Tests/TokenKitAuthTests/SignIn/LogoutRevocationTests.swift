@@ -11,14 +11,14 @@ struct LogoutRevocationTests {
     func signOut(_ f: ServiceFixture, failing hints: Set<String>) async throws -> SignOut.Outcome {
         await f.state.set(failingRevocationHints: hints)
         let configuration = try LoginConfiguration(
-            tokenEndpoint: f.server.tokenEndpoint, revocationEndpoint: f.server.revocationEndpoint, clientID: ServiceServerState.clientID)
+            tokenEndpoint: f.server.tokenEndpoint, revocationEndpoint: f.server.revocationEndpoint, clientID: AuthorizationServerState.serviceClientID)
         try await f.store.save(
             Credential(tokenSet: configuration.stored(in: TokenSet(accessToken: "AT-1", refreshToken: "RT-1"))), for: f.key)
         return try await SignOut.run(store: f.store, key: f.key, revoke: true) { configuration throws(AuthError) in
             guard let endpoint = configuration.revocationEndpoint else { return nil }
             return try TokenRevocation(
                 endpoint: endpoint, clientID: configuration.clientID,
-                clientAuthentication: .clientSecretBasic(secret: ServiceServerState.clientSecret), transport: f.transport)
+                clientAuthentication: .clientSecretBasic(secret: AuthorizationServerState.serviceClientSecret), transport: f.transport)
         }
     }
 

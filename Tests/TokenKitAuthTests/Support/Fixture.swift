@@ -6,25 +6,25 @@ import TokenKitURLSession
 
 /// A test server plus the client-side pieces an ``AuthProvider`` needs.
 struct Fixture: Sendable {
-    let server: OAuthTestServer
+    let server: TestAuthorizationServer
     let store = CountingTokenStore()
     let clock = ManualClock()
     let key: CredentialKey
     let transport: any HTTPTransport
 
-    init(server: OAuthTestServer, transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(60))) throws {
+    init(server: TestAuthorizationServer, transport: any HTTPTransport = URLSessionTransport(timeout: .seconds(60))) throws {
         self.server = server
         self.transport = transport
         key = try CredentialKey(service: "com.example.api", account: "alice")
     }
 
-    var state: OAuthServerState { server.state }
+    var state: AuthorizationServerState { server.state }
 
     func grant(clientSecret: Bool = false) throws -> OAuth2RefreshTokenGrant {
         try OAuth2RefreshTokenGrant(
             tokenEndpoint: server.tokenEndpoint,
-            clientID: OAuthServerState.clientID,
-            clientAuthentication: clientSecret ? .clientSecretBasic(secret: OAuthServerState.clientSecret) : .none,
+            clientID: AuthorizationServerState.nativeClientID,
+            clientAuthentication: clientSecret ? .clientSecretBasic(secret: AuthorizationServerState.nativeClientSecret) : .none,
             transport: transport,
             clock: clock)
     }
@@ -46,7 +46,7 @@ struct Fixture: Sendable {
         transport: (@Sendable () -> any HTTPTransport)? = nil,
         _ body: @escaping @Sendable (Fixture) async throws -> T
     ) async throws -> T {
-        try await OAuthTestServer.with { server in
+        try await TestAuthorizationServer.with { server in
             let fixture = try transport.map { try Fixture(server: server, transport: $0()) } ?? Fixture(server: server)
             return try await body(fixture)
         }
