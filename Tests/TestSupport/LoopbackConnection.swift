@@ -10,14 +10,6 @@ public final class LoopbackConnection: @unchecked Sendable {
     // @unchecked: `descriptor` is written once in init; the socket is used by one caller at a time.
     private let descriptor: Int32
 
-    /// Why the connection could not be used.
-    public struct Failed: Error, CustomStringConvertible {
-        /// The call that failed.
-        public let what: String
-        /// "failed: `what`".
-        public var description: String { "failed: \(what)" }
-    }
-
     /// Connects to 127.0.0.1:`port` (loopback connects at once).
     public init(port: Int) throws {
         descriptor = try LoopbackSocket.connect(to: port)
@@ -28,13 +20,14 @@ public final class LoopbackConnection: @unchecked Sendable {
     /// Sends all of `text` as UTF-8.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    /// Sends all of `bytes`; throws once the server has closed the connection.
+    /// Sends all of `bytes`; throws ``LoopbackSocket/Failed`` once the server has closed the
+    /// connection.
     public func send(_ bytes: [UInt8]) throws {
         var bytes = bytes[...]
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0, errno == EINTR { continue }
-            guard sent > 0 else { throw Failed(what: "send") }
+            guard sent > 0 else { throw LoopbackSocket.Failed("send to 127.0.0.1") }
             bytes = bytes.dropFirst(sent)
         }
     }

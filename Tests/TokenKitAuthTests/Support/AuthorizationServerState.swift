@@ -35,8 +35,8 @@ actor AuthorizationServerState {
     static let nativeClientID = "test client/é"
     static let nativeClientSecret = "s3cr:et&=+"
     static let serviceClientID = "svc client/é"
-    static let signInClientID = "native-app"
     static let serviceClientSecret = "svc s3cr:et&=+"
+    static let signInClientID = "native-app"
 
     /// `Authorization: Basic` for the native app (RFC 6749 §2.3.1: both parts form-encoded).
     static var nativeExpectedBasic: String { basic("test+client%2F%C3%A9:s3cr%3Aet%26%3D%2B") }
