@@ -16,7 +16,8 @@
 //
 // The database password comes from PGPASSWORD, the passphrase from TOKENKIT_PASSPHRASE (scrypt
 // 2^4 for new tables and files: these measure coordination, not key stretching). The refresh
-// lock waits TOKENKIT_STRESS_LOCK_SECONDS (default 60).
+// lock waits TOKENKIT_STRESS_LOCK_SECONDS (default 60); a PostgreSQL lock's holder silence is
+// TOKENKIT_STRESS_HOLDER_SILENCE_SECONDS (default: the library's, 60 s).
 // Exit status: 0 every task got a token, 1 a failure (reasons on stderr), 64 bad arguments.
 import Foundation
 import TokenKitAuth
@@ -127,7 +128,10 @@ struct RefreshStress {
         let database = try PostgresEndpoint(url: spec, password: environment["PGPASSWORD"])
         let name = try PostgresTableName(table)
         return (PostgresTokenStore(endpoint: database, key: key, options: .init(table: name, scryptCost: cheap)),
-                PostgresRefreshLock(endpoint: database, namespace: name.rawValue, timeout: wait))
+                PostgresRefreshLock(
+                    endpoint: database, namespace: name.rawValue, timeout: wait,
+                    holderSilence: environment["TOKENKIT_STRESS_HOLDER_SILENCE_SECONDS"].flatMap { Int($0) }.map { .seconds($0) }
+                        ?? PostgresRefreshLock.defaultHolderSilence))
     }
 
     /// Prints the p50 and p99 of `count` save+load round trips, in microseconds.

@@ -99,7 +99,7 @@ struct PostgresRefreshProcessTests {
     /// stalls where `stall` says (having printed its announcement): `body` gets the holder, the
     /// server, the store and the seeded set; the holder is killed afterwards.
     func withHolderMidRefresh(
-        _ label: String, stall: Stall,
+        _ label: String, stall: Stall, holderEnvironment: [String: String] = [:],
         _ body: @escaping @Sendable (ChildProcess.Running, TestAuthorizationServer, PostgresTokenStore, String, TokenSet) async throws -> Void
     ) async throws {
         _ = try PostgresTestServer.main()
@@ -111,7 +111,8 @@ struct PostgresRefreshProcessTests {
             let seeded = await server.state.signIn(expiresAt: Date().addingTimeInterval(-30))
             try await store.save(Credential(tokenSet: seeded), for: key)
             let holder = try ChildProcess(
-                replica.path, replicaArguments(server, table: table, tasks: 1, stall: stall), environment: replicaEnvironment(),
+                replica.path, replicaArguments(server, table: table, tasks: 1, stall: stall),
+                environment: replicaEnvironment().merging(holderEnvironment) { $1 },
                 stdin: .inherit, stderr: .discard
             ).start()
             defer { holder.signal(SIGKILL) }
@@ -187,13 +188,21 @@ struct PostgresRefreshProcessTests {
 
     @Test("the lock holder frozen with SIGSTOP mid-refresh: the server ends its silent session and another process refreshes")
     func holderFrozen() async throws {
-        try await withHolderMidRefresh("frozen", stall: .beforeRequest(seconds: 600)) { holder, server, store, table, seeded in
+        // The holder's lock asks for a 5 s silence (60 s by default: the same mechanism, pinned
+        // by PostgresRefreshLockTests; this keeps the test short).
+        let silence = ["TOKENKIT_STRESS_HOLDER_SILENCE_SECONDS": "5"]
+        try await withHolderMidRefresh("frozen", stall: .beforeRequest(seconds: 600), holderEnvironment: silence) { holder, server, store, table, seeded in
             // Frozen, not dead: its connection stays open and its kernel still acknowledges.
             holder.signal(SIGSTOP)
+            let frozen = ContinuousClock.now
             var environment = replicaEnvironment()
-            environment["TOKENKIT_STRESS_LOCK_SECONDS"] = "90"  // the promise: released within 90 s
-            let stored = try await nextReplica(server, store, table: table, tasks: 3, environment: environment, seconds: 150)
+            environment["TOKENKIT_STRESS_LOCK_SECONDS"] = "60"
+            let stored = try await nextReplica(server, store, table: table, tasks: 3, environment: environment, seconds: 120)
             #expect(stored.accessToken != seeded.accessToken)
+            // Not before the holder's session fell silent for its 5 s (less its heartbeat and
+            // a second of slack): the server ended it, nothing else released the lock.
+            let waited = ContinuousClock.now - frozen
+            #expect(waited >= .seconds(3) && waited < .seconds(40), "the next replica refreshed \(waited) after the freeze")
         }
     }
 }

@@ -67,7 +67,7 @@ struct PostgresRefreshLockTests {
         next.release()
     }
 
-    @Test("a holder whose host vanishes (no FIN, no RST, silence) loses the lock to a waiter within 90 s")
+    @Test("a holder whose host vanishes (no FIN, no RST, silence) loses the lock to a waiter once its session was silent for its holderSilence")
     func vanishedHolder() async throws {
         let endpoint = try PostgresTestServer.main()
         let relay = try BlackholeRelay(upstreamPort: endpoint.port)
@@ -76,23 +76,64 @@ struct PostgresRefreshLockTests {
         throughRelay.port = relay.port
         let namespace = uniqueTable("vanish")
         let key = try CredentialKey(service: "svc", account: "a")
-        let held = try await PostgresRefreshLock(endpoint: throughRelay, namespace: namespace, timeout: .seconds(10)).acquire(for: key)
+        // The holder's lock asks the server to end its session after 5 s of silence (the
+        // default, 60 s, works the same way and is pinned below; this keeps the test short).
+        let silence = Duration.seconds(5)
+        let holderLock = PostgresRefreshLock(endpoint: throughRelay, namespace: namespace, timeout: .seconds(10), holderSilence: silence)
+        let held = try await holderLock.acquire(for: key)
         defer { held.release() }
         relay.vanish()
+        let vanished = ContinuousClock.now
         // The server hears nothing more from the holder; it ends the silent session
-        // (idle_session_timeout, 60 s) and the waiter, allowed 90 s, gets the lock.
-        let next = try await PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: .seconds(90)).acquire(for: key)
+        // (idle_session_timeout) and the waiter, allowed 60 s, gets the lock: not before the
+        // silence (less the heartbeat: the holder's last statement may precede the vanishing
+        // by that much), and well within the wait.
+        let next = try await PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: .seconds(60)).acquire(for: key)
+        let waited = ContinuousClock.now - vanished
         next.release()
+        #expect(waited >= silence - holderLock.heartbeat - .seconds(1), "got the lock after \(waited)")
+        #expect(waited < silence + .seconds(30), "got the lock after \(waited)")
+    }
+
+    @Test("a live holder keeps the lock past its holderSilence: its heartbeat shows the server it is alive")
+    func heartbeatKeepsTheLock() async throws {
+        let endpoint = try PostgresTestServer.main()
+        let namespace = uniqueTable("heartbeat")
+        let key = try CredentialKey(service: "svc", account: "a")
+        let held = try await PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: .seconds(10), holderSilence: .seconds(3))
+            .acquire(for: key)
+        defer { held.release() }
+        try await Task.sleep(for: .seconds(5))
+        // Still held after more than its silence: a waiter times out.
+        let error = await #expect(throws: TokenStoreError.self) {
+            _ = try await PostgresRefreshLock(endpoint: endpoint, namespace: namespace, timeout: .seconds(1)).acquire(for: key)
+        }
+        #expect(error?.code == .lock, "\(String(describing: error))")
     }
 
     @Test("the lock's sessions ask the server to end a silent holder and to probe the connection")
     func sessionSettings() {
-        let settings = Dictionary(uniqueKeysWithValues: PostgresRefreshLock.sessionSettings(lockTimeout: .seconds(45)))
+        let endpoint = PostgresEndpoint(host: "127.0.0.1", username: "u", password: nil, database: "d")
+        let lock = PostgresRefreshLock(endpoint: endpoint)
+        let settings = Dictionary(uniqueKeysWithValues: PostgresRefreshLock.sessionSettings(lockTimeout: .seconds(45), holderSilence: lock.holderSilence))
         #expect(settings["lock_timeout"] == "45000")
         #expect(settings["idle_session_timeout"] == "60000")
-        #expect(PostgresRefreshLock.holderSilence <= .seconds(90) - PostgresRefreshLock.heartbeat)
-        #expect(PostgresRefreshLock.heartbeat * 3 <= PostgresRefreshLock.holderSilence)
+        // The default keeps the promise: a frozen holder releases within 90 s.
+        #expect(lock.holderSilence == .seconds(60) && lock.holderSilence <= .seconds(90) - lock.heartbeat)
+        #expect(lock.heartbeat * 3 <= lock.holderSilence)
         #expect(settings["tcp_keepalives_idle"] != nil && settings["tcp_user_timeout"] != nil)
+        let short = PostgresRefreshLock(endpoint: endpoint, holderSilence: .seconds(5))
+        #expect(Dictionary(uniqueKeysWithValues: PostgresRefreshLock.sessionSettings(lockTimeout: .seconds(1), holderSilence: short.holderSilence))["idle_session_timeout"] == "5000")
+        #expect(short.heartbeat * 3 <= short.holderSilence)
+    }
+
+    @Test("a holder silence outside 3 s ... 1 hour is clamped to the nearer end", arguments: [
+        (Duration.zero, Duration.seconds(3)), (.seconds(-10), .seconds(3)), (.milliseconds(2999), .seconds(3)),
+        (.seconds(3), .seconds(3)), (.seconds(3600), .seconds(3600)), (.seconds(3601), .seconds(3600)), (.seconds(Int64.max), .seconds(3600)),
+    ])
+    func holderSilenceClamped(given: Duration, kept: Duration) {
+        let endpoint = PostgresEndpoint(host: "127.0.0.1", username: "u", password: nil, database: "d")
+        #expect(PostgresRefreshLock(endpoint: endpoint, holderSilence: given).holderSilence == kept)
     }
 }
 #endif

@@ -16,9 +16,10 @@ import TokenKitStore
 ///   every second that their own client is still there (`client_connection_check_interval`),
 ///   so a killed waiter does not take the lock and hold it.
 /// - A holder that freezes (SIGSTOP, a hung VM) or whose host vanishes from the network
-///   releases the lock within ``holderSilence`` (60 s; at most 90 s is promised): while it
-///   holds the lock, a live holder sends a tiny statement every ``heartbeat`` (10 s), and its
-///   session is ended by the server once it has been silent for ``holderSilence``
+///   releases the lock within its ``holderSilence`` (60 s unless given; with the default, at
+///   most 90 s is promised): while it holds the lock, a live holder sends a tiny statement
+///   every ``heartbeat`` (a sixth of the silence: 10 s by default), and its session is ended
+///   by the server once it has been silent for ``holderSilence``
 ///   (`idle_session_timeout`, PostgreSQL 14 or later), with TCP keepalives and
 ///   `tcp_user_timeout` (15 s idle, 5 s × 3 probes; 30 s unacknowledged) so a vanished host's
 ///   connection is dropped even sooner when the network tells. Waiters still wait up to
@@ -40,23 +41,36 @@ public struct PostgresRefreshLock: RefreshLock {
     public let namespace: String
     /// How long ``acquire(for:)`` waits before giving up.
     public let timeout: Duration
-    /// How long a holder's session may stay silent before the server ends it (and so releases
-    /// the lock): 60 s.
-    public static let holderSilence: Duration = .seconds(60)
-    /// How often a holder shows the server it is alive while it holds the lock: 10 s.
-    public static let heartbeat: Duration = .seconds(10)
+    /// How long a holder's session (the one that took the lock through this value) may stay
+    /// silent before the server ends it, and so releases the lock: how long the others wait
+    /// for a holder that froze or whose host vanished. Always within ``holderSilenceRange``.
+    public let holderSilence: Duration
+    /// ``holderSilence`` unless one is given: 60 s.
+    public static let defaultHolderSilence: Duration = .seconds(60)
+    /// The silences a lock accepts, 3 s to 1 hour; the initializer clamps a value outside to
+    /// the nearer end (below 3 s a heartbeat would be due every half second; above an hour
+    /// a frozen holder would hold the others for longer than any token lives).
+    public static let holderSilenceRange: ClosedRange<Duration> = .seconds(3) ... .seconds(3600)
+    /// How often a holder shows the server it is alive while it holds the lock: a sixth of
+    /// ``holderSilence`` (10 s by default), so a live holder is never ended for silence.
+    public var heartbeat: Duration { holderSilence / 6 }
 
-    /// A lock on `endpoint`; nothing connects until ``acquire(for:)``.
-    public init(endpoint: PostgresEndpoint, namespace: String = "tokenkit", timeout: Duration = .seconds(30)) {
+    /// A lock on `endpoint`; nothing connects until ``acquire(for:)``. `holderSilence` is
+    /// clamped to ``holderSilenceRange``.
+    public init(
+        endpoint: PostgresEndpoint, namespace: String = "tokenkit", timeout: Duration = .seconds(30),
+        holderSilence: Duration = PostgresRefreshLock.defaultHolderSilence
+    ) {
         self.endpoint = endpoint
         self.namespace = namespace
         self.timeout = timeout
+        self.holderSilence = min(max(holderSilence, Self.holderSilenceRange.lowerBound), Self.holderSilenceRange.upperBound)
     }
 
     /// The session settings of a lock's connection: no statement timeout (waiting is bounded
     /// by `lock_timeout`), a check every second that a waiting client is still there, the
-    /// server ending a session silent for ``holderSilence``, and TCP liveness probes.
-    static func sessionSettings(lockTimeout: Duration) -> [(String, String)] {
+    /// server ending a session silent for `holderSilence`, and TCP liveness probes.
+    static func sessionSettings(lockTimeout: Duration, holderSilence: Duration) -> [(String, String)] {
         [
             ("statement_timeout", "0"),
             ("lock_timeout", String(PostgresSession.milliseconds(lockTimeout))),
@@ -78,7 +92,7 @@ public struct PostgresRefreshLock: RefreshLock {
         // goes silent is ended by the server (idle_session_timeout).
         let session = PostgresSession(
             endpoint: endpoint, timeout: min(.seconds(15), max(.seconds(2), timeout)),
-            settings: Self.sessionSettings(lockTimeout: timeout))
+            settings: Self.sessionSettings(lockTimeout: timeout, holderSilence: holderSilence))
         let limit = timeout + .seconds(5)
         do {
             try await withTaskCancellationHandler {
@@ -105,9 +119,10 @@ public struct PostgresRefreshLock: RefreshLock {
             throw .cancelled("cancelled while waiting for the refresh lock")
         }
         // While held, a statement every `heartbeat` keeps the session from looking silent.
+        let interval = heartbeat
         let heartbeat = Task {
             while !Task.isCancelled {
-                do { try await Task.sleep(for: Self.heartbeat) } catch { return }
+                do { try await Task.sleep(for: interval) } catch { return }
                 guard await session.keepAlive() else { return }
             }
         }
