@@ -20,29 +20,49 @@ struct DjangoOAuthToolkitSignInTests {
             issuer: env.issuer, clientID: env[client], transport: transport, options: RemoteFetchOptions(timeout: .seconds(60)))
     }
 
-    /// An opener that runs the scripted user agent with `action` and records the callback URL.
-    func browser(_ env: OAuthServerEnvironment, action: String, callbackFile: String) -> ClosureBrowserOpener {
+    /// An opener that runs the scripted user agent with `action` and records the callback URL
+    /// in `callbacks` (which the opener keeps alive: it lives as long as the sign-in holding it).
+    func browser(_ env: OAuthServerEnvironment, action: String, callbacks: PrivateTemporaryDirectory) -> ClosureBrowserOpener {
         ClosureBrowserOpener { url throws(AuthError) in
             let status: Int32
             do {
                 status = try await env.runBrowser([url.absoluteString], extra: [
-                    "TOKENKIT_OAUTH_BROWSER_ACTION": action, "TOKENKIT_OAUTH_BROWSER_CALLBACK_FILE": callbackFile,
+                    "TOKENKIT_OAUTH_BROWSER_ACTION": action, "TOKENKIT_OAUTH_BROWSER_CALLBACK_FILE": callbacks.file("callback"),
                 ])
             } catch { throw .network("browser.py did not finish") }
             guard status == 0 else { throw .network("browser.py failed with status \(status)") }
         }
     }
 
+    /// A code-flow sign-in whose browser is `browser.py` doing `action`; the callback URL it
+    /// saw is recorded in a private directory that lives as long as this value and its flow.
+    struct ScriptedSignIn {
+        let flow: AuthorizationCodeSignIn
+        let directory: PrivateTemporaryDirectory
+
+        /// The callback URL the browser saw (after the opener ran).
+        func capturedCallback() throws -> String { try String(contentsOfFile: directory.file("callback"), encoding: .utf8) }
+    }
+
+    /// A ``ScriptedSignIn`` of `configuration` (the native client's unless given) for `scopes`.
+    func scriptedSignIn(
+        _ env: OAuthServerEnvironment, configuration given: LoginConfiguration? = nil, scopes: [String] = ["read"], action: String
+    ) async throws -> ScriptedSignIn {
+        let directory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
+        var configuration = given
+        if configuration == nil { configuration = try await self.configuration(env, client: "NATIVE_CLIENT_ID") }
+        let flow = try AuthorizationCodeSignIn(
+            configuration: try #require(configuration), scopes: scopes, transport: transport,
+            opener: browser(env, action: action, callbacks: directory), timeout: .seconds(60))
+        return ScriptedSignIn(flow: flow, directory: directory)
+    }
+
 
     @Test("PKCE sign-in returns a validated token set with the login configuration")
     func pkceSignIn() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["openid", "read"],
-            transport: transport, opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, scopes: ["openid", "read"], action: "approve")
+        let flow = signIn.flow
         let tokenSet = try await flow.signIn()
         #expect(!tokenSet.accessToken.isEmpty)
         #expect(tokenSet.refreshToken != nil)
@@ -51,24 +71,20 @@ struct DjangoOAuthToolkitSignInTests {
         let stored = try #require(try LoginConfiguration(storedIn: tokenSet))
         #expect(stored.issuer == env.issuer)
         #expect(stored.revocationEndpoint != nil)
-        let callback = try String(contentsOfFile: file, encoding: .utf8)
+        let callback = try signIn.capturedCallback()
         #expect(callback.contains("iss="))  // the server sends RFC 9207 iss, and it was accepted
     }
 
     @Test("A callback with another state is answered 400 and ignored; the real callback still completes the sign-in")
     func wrongState() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
-            transport: transport, opener: browser(env, action: "capture", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, action: "capture")
+        let flow = signIn.flow
         let pending = try flow.prepare()
         // The listener serves the start URL and the callbacks while the browser runs.
         async let code = flow.receiveCode(pending)
         try await flow.opener(pending.startURL)
-        let captured = try String(contentsOfFile: file, encoding: .utf8)
+        let captured = try signIn.capturedCallback()
         let forged = captured.replacingOccurrences(of: "state=\(pending.state)", with: "state=forged")
         #expect(forged != captured)
         #expect(try await Self.status(forged) == 400)
@@ -79,15 +95,11 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("An iss naming another issuer is refused (mix-up)")
     func wrongIssuer() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
-            transport: transport, opener: browser(env, action: "capture", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, action: "capture")
+        let flow = signIn.flow
         let pending = try flow.prepare()
         try await flow.opener(pending.url)
-        let captured = try String(contentsOfFile: file, encoding: .utf8)
+        let captured = try signIn.capturedCallback()
         let forged = captured.replacingOccurrences(of: "iss=", with: "iss=https%3A%2F%2Fevil.example&x=")
         async let delivered: Void = Self.get(forged)
         let error = await #expect(throws: AuthError.self) { try await flow.receiveCode(pending) }
@@ -98,12 +110,8 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("A replayed authorization code is refused by the server")
     func replayedCode() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
-            transport: transport, opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, action: "approve")
+        let flow = signIn.flow
         let pending = try flow.prepare()
         async let opened: Void = flow.opener(pending.url)
         let code = try await flow.receiveCode(pending)
@@ -118,12 +126,8 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("A denied consent surfaces as access-denied")
     func denied() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: try await configuration(env, client: "NATIVE_CLIENT_ID"), scopes: ["read"],
-            transport: transport, opener: browser(env, action: "deny", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, action: "deny")
+        let flow = signIn.flow
         let error = await #expect(throws: AuthError.self) { try await flow.signIn() }
         #expect(error?.code == .accessDenied)
     }
@@ -131,16 +135,12 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("ID tokens with another nonce or another audience are refused")
     func swappedIDToken() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
         let native = try await configuration(env, client: "NATIVE_CLIENT_ID")
         let other = try await configuration(env, client: "OTHER_CLIENT_ID")
         let keys = try await SignInDiscovery.keys(try #require(native.jwksURI), transport: transport)
         // A real ID token for the native client, bound to the nonce of its own sign-in.
-        let flow = try AuthorizationCodeSignIn(
-            configuration: native, scopes: ["openid"], transport: transport,
-            opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
+        let signIn = try await scriptedSignIn(env, configuration: native, scopes: ["openid"], action: "approve")
+        let flow = signIn.flow
         let pending = try flow.prepare()
         async let opened: Void = flow.opener(pending.url)
         let signedIn = try await flow.exchange(code: try await flow.receiveCode(pending), pending: pending)
@@ -151,9 +151,8 @@ struct DjangoOAuthToolkitSignInTests {
         let otherNonce = #expect(throws: AuthError.self) { try validator.validate(idToken, nonce: "another-sign-in", keys: keys) }
         #expect(otherNonce?.code == .invalidIDToken)
         // A real ID token issued to another client is not accepted for this one.
-        let otherFlow = try AuthorizationCodeSignIn(
-            configuration: other, scopes: ["openid"], transport: transport,
-            opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
+        let otherSignIn = try await scriptedSignIn(env, configuration: other, scopes: ["openid"], action: "approve")
+        let otherFlow = otherSignIn.flow
         let otherPending = try otherFlow.prepare()
         async let otherOpened: Void = otherFlow.opener(otherPending.url)
         let otherSet = try await otherFlow.exchange(code: try await otherFlow.receiveCode(otherPending), pending: otherPending)
@@ -199,14 +198,9 @@ struct DjangoOAuthToolkitSignInTests {
     @Test("Revocation ends the refresh token at the server")
     func revocation() async throws {
         let env = try OAuthServerEnvironment.require()
-        let callbackDirectory = try PrivateTemporaryDirectory(prefix: "tokenkit-callback")
-        defer { withExtendedLifetime(callbackDirectory) {} }
-        let file = callbackDirectory.file("callback")
         let configuration = try await configuration(env, client: "NATIVE_CLIENT_ID")
-        let flow = try AuthorizationCodeSignIn(
-            configuration: configuration, scopes: ["read"], transport: transport,
-            opener: browser(env, action: "approve", callbackFile: file), timeout: .seconds(60))
-        let tokenSet = try await flow.signIn()
+        let signIn = try await scriptedSignIn(env, configuration: configuration, action: "approve")
+        let tokenSet = try await signIn.flow.signIn()
         try await TokenRevocation(endpoint: try #require(configuration.revocationEndpoint), clientID: configuration.clientID, transport: transport)
             .revoke(tokenSet)
         let grant = try OAuth2RefreshTokenGrant(tokenEndpoint: configuration.tokenEndpoint, clientID: configuration.clientID, transport: transport)
