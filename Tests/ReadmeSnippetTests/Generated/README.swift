@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_179() async throws {
-    // README.md:179
+@Sendable func README_181() async throws {
+    // README.md:181
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_199() async throws {
-    // README.md:199
+@Sendable func README_201() async throws {
+    // README.md:201
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_228() async throws {
-    // README.md:228
+@Sendable func README_230() async throws {
+    // README.md:230
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_254() async throws {
-    // README.md:254
+@Sendable func README_256() async throws {
+    // README.md:256
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_289() async throws {
-    // README.md:289
+@Sendable func README_291() async throws {
+    // README.md:291
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_317() async throws {
-    // README.md:317
+@Sendable func README_319() async throws {
+    // README.md:319
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_381() async throws {
-    // README.md:381
+@Sendable func README_383() async throws {
+    // README.md:383
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_465() async throws {
-    // README.md:465
+@Sendable func README_467() async throws {
+    // README.md:467
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_520() async throws {
-    // README.md:520
+@Sendable func README_522() async throws {
+    // README.md:522
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_582() async throws {
-    // README.md:582
+@Sendable func README_584() async throws {
+    // README.md:584
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 179, runnable: true, body: README_179),
-        .init(document: "README.md", line: 199, runnable: false, body: README_199),
-        .init(document: "README.md", line: 228, runnable: false, body: README_228),
-        .init(document: "README.md", line: 254, runnable: false, body: README_254),
-        .init(document: "README.md", line: 289, runnable: false, body: README_289),
-        .init(document: "README.md", line: 317, runnable: false, body: README_317),
-        .init(document: "README.md", line: 381, runnable: false, body: README_381),
-        .init(document: "README.md", line: 465, runnable: false, body: README_465),
-        .init(document: "README.md", line: 520, runnable: false, body: README_520),
-        .init(document: "README.md", line: 582, runnable: false, body: README_582),
+        .init(document: "README.md", line: 181, runnable: true, body: README_181),
+        .init(document: "README.md", line: 201, runnable: false, body: README_201),
+        .init(document: "README.md", line: 230, runnable: false, body: README_230),
+        .init(document: "README.md", line: 256, runnable: false, body: README_256),
+        .init(document: "README.md", line: 291, runnable: false, body: README_291),
+        .init(document: "README.md", line: 319, runnable: false, body: README_319),
+        .init(document: "README.md", line: 383, runnable: false, body: README_383),
+        .init(document: "README.md", line: 467, runnable: false, body: README_467),
+        .init(document: "README.md", line: 522, runnable: false, body: README_522),
+        .init(document: "README.md", line: 584, runnable: false, body: README_584),
     ]
 }
 #endif
