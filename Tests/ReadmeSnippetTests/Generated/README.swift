@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_188() async throws {
-    // README.md:188
+@Sendable func README_189() async throws {
+    // README.md:189
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_208() async throws {
-    // README.md:208
+@Sendable func README_209() async throws {
+    // README.md:209
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_237() async throws {
-    // README.md:237
+@Sendable func README_238() async throws {
+    // README.md:238
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_263() async throws {
-    // README.md:263
+@Sendable func README_264() async throws {
+    // README.md:264
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_298() async throws {
-    // README.md:298
+@Sendable func README_299() async throws {
+    // README.md:299
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_326() async throws {
-    // README.md:326
+@Sendable func README_327() async throws {
+    // README.md:327
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_390() async throws {
-    // README.md:390
+@Sendable func README_391() async throws {
+    // README.md:391
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_474() async throws {
-    // README.md:474
+@Sendable func README_475() async throws {
+    // README.md:475
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_529() async throws {
-    // README.md:529
+@Sendable func README_530() async throws {
+    // README.md:530
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_591() async throws {
-    // README.md:591
+@Sendable func README_592() async throws {
+    // README.md:592
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 188, runnable: true, body: README_188),
-        .init(document: "README.md", line: 208, runnable: false, body: README_208),
-        .init(document: "README.md", line: 237, runnable: false, body: README_237),
-        .init(document: "README.md", line: 263, runnable: false, body: README_263),
-        .init(document: "README.md", line: 298, runnable: false, body: README_298),
-        .init(document: "README.md", line: 326, runnable: false, body: README_326),
-        .init(document: "README.md", line: 390, runnable: false, body: README_390),
-        .init(document: "README.md", line: 474, runnable: false, body: README_474),
-        .init(document: "README.md", line: 529, runnable: false, body: README_529),
-        .init(document: "README.md", line: 591, runnable: false, body: README_591),
+        .init(document: "README.md", line: 189, runnable: true, body: README_189),
+        .init(document: "README.md", line: 209, runnable: false, body: README_209),
+        .init(document: "README.md", line: 238, runnable: false, body: README_238),
+        .init(document: "README.md", line: 264, runnable: false, body: README_264),
+        .init(document: "README.md", line: 299, runnable: false, body: README_299),
+        .init(document: "README.md", line: 327, runnable: false, body: README_327),
+        .init(document: "README.md", line: 391, runnable: false, body: README_391),
+        .init(document: "README.md", line: 475, runnable: false, body: README_475),
+        .init(document: "README.md", line: 530, runnable: false, body: README_530),
+        .init(document: "README.md", line: 592, runnable: false, body: README_592),
     ]
 }
 #endif
