@@ -38,6 +38,10 @@ struct ResourceServer: AsyncParsableCommand {
     @Option(name: .customLong("max-stale"), help: "Seconds past freshness the last good keys are served through an outage.")
     var maxStale: Double = 6 * 3600
 
+    @Option(name: .customLong("verified-token-cache"),
+            help: "Remember up to this many verified tokens, re-checking their claims and keys on every use (0: verify every request in full).")
+    var verifiedTokenCache: Int = 0
+
     @Option(name: .customLong("metrics-port"), help: "Serve GET /metrics on this 127.0.0.1 port instead of the API port (0 picks a free port).")
     var metricsPort: Int?
 
@@ -47,6 +51,7 @@ struct ResourceServer: AsyncParsableCommand {
             guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be 0…65535") }
             guard metricsPort == 0 || metricsPort != port else { throw ValidationError("--metrics-port must differ from --port") }
         }
+        guard verifiedTokenCache >= 0 else { throw ValidationError("--verified-token-cache must be 0 or more tokens") }
         guard (jwksURL != nil) != discovery else { throw ValidationError("give exactly one of --jwks-url or --discovery") }
         guard cooldown.isFinite, cooldown >= 1 else {
             throw ValidationError("--cooldown must be at least 1 second (without a cooldown, every unknown kid would be a fetch)")
@@ -78,7 +83,8 @@ struct ResourceServer: AsyncParsableCommand {
         }
         let verifier = KeySourceVerifier(
             source: keys, issuer: .exactly(issuer), audience: .exactly(audience),
-            options: ValidationOptions(leeway: .seconds(60), requiredClaims: ["exp", "iss", "aud"]))
+            options: ValidationOptions(leeway: .seconds(60), requiredClaims: ["exp", "iss", "aud"]),
+            caching: verifiedTokenCache > 0 ? VerifiedTokenCaching(capacity: verifiedTokenCache) : nil)
         let announcer = ListeningAnnouncer()
         var apps: [any Service] = [
             ResourceServerApp.make(

@@ -101,8 +101,9 @@ struct ResourceServerExampleTests {
         try await LocalHTTPServer.run(router, label: "jwks-server") { port in try await body(port, counter) }
     }
 
-    @Test("the contract: listening line, /healthz, /me, /admin, RFC 6750 errors, SIGTERM exits 0")
-    func contract() async throws {
+    @Test("the contract: listening line, /healthz, /me, /admin, RFC 6750 errors, SIGTERM exits 0 (with and without the verified-token cache)",
+          arguments: [[], ["--verified-token-cache", "1000"]])
+    func contract(caching: [String]) async throws {
         let key = try JWTKey.generate(for: .es256, keyID: "k1")
         let signer = try JWTSigner(key: key)
         let hmac = try JWTSigner(key: try JWTKey.hmac(secret: Array(repeating: 1, count: 32), keyID: "k1"))
@@ -111,7 +112,7 @@ struct ResourceServerExampleTests {
             let child = try Child(arguments: [
                 "--port", "0", "--issuer", Self.issuer, "--audience", Self.audience,
                 "--jwks-url", "http://127.0.0.1:\(jwksPort)/jwks", "--cooldown", "1", "--max-stale", "60",
-            ])
+            ] + caching)
             defer { _ = child.stop() }
             let line = try await child.firstLineOffPool()
             let prefix = "listening on http://127.0.0.1:"
@@ -131,16 +132,23 @@ struct ResourceServerExampleTests {
             #expect(missing.challenge == #"Bearer realm="resource-server""#)
             #expect(missing.body.contains(#""error":"missing_token""#))
 
-            let me = try await Self.get(port, "/me", token: try Self.token(signer))
-            #expect(me.status == 200)
-            let claims = try JSONValue(parsing: me.body).objectValue
-            #expect(claims?["sub"]?.stringValue == "alice" && claims?["aud"]?.stringValue == Self.audience)
+            // Each token twice: with the cache, the second use is served from it.
+            let good = try Self.token(signer)
+            for _ in 0..<2 {
+                let me = try await Self.get(port, "/me", token: good)
+                #expect(me.status == 200)
+                let claims = try JSONValue(parsing: me.body).objectValue
+                #expect(claims?["sub"]?.stringValue == "alice" && claims?["aud"]?.stringValue == Self.audience)
+            }
 
-            let notAdmin = try await Self.get(port, "/admin", token: try Self.token(signer, scope: "read"))
-            #expect(notAdmin.status == 403)
-            #expect(notAdmin.challenge?.contains(#"error="insufficient_scope""#) == true)
-            #expect(notAdmin.challenge?.contains(#"scope="admin""#) == true)
-            #expect(notAdmin.body.contains(#""error":"insufficient_scope""#))
+            let readOnly = try Self.token(signer, scope: "read")
+            for _ in 0..<2 {
+                let notAdmin = try await Self.get(port, "/admin", token: readOnly)
+                #expect(notAdmin.status == 403)
+                #expect(notAdmin.challenge?.contains(#"error="insufficient_scope""#) == true)
+                #expect(notAdmin.challenge?.contains(#"scope="admin""#) == true)
+                #expect(notAdmin.body.contains(#""error":"insufficient_scope""#))
+            }
 
             // RFC 6750 §3.1: a token in the header and in the query string is a bad request.
             let twice = try await Self.get(port, "/me?access_token=x", token: try Self.token(signer))
@@ -156,7 +164,7 @@ struct ResourceServerExampleTests {
                 try Self.token(signer, exp: now - 120),
                 try Self.token(hmac),
             ]
-            for token in refused {
+            for token in refused + refused {
                 let answer = try await Self.get(port, "/me", token: token)
                 #expect(answer.status == 401)
                 #expect(answer.challenge?.hasPrefix(#"Bearer realm="resource-server", error="invalid_token", error_description=""#) == true)
@@ -214,6 +222,15 @@ struct ResourceServerExampleTests {
             #expect(outcome.status == 64, "--cooldown \(value)")
             #expect(outcome.stderrText.contains("--cooldown must be at least 1 second"), "\(outcome.stderrText)")
         }
+    }
+
+    @Test("--verified-token-cache below 0 is a usage error (exit 64)")
+    func verifiedTokenCacheFloor() async throws {
+        let child = try Child(arguments: ["--port", "0", "--issuer", "x", "--audience", "y",
+                                          "--jwks-url", "http://127.0.0.1:9/jwks", "--verified-token-cache=-1"])
+        let outcome = try await child.running.wait(timeout: .seconds(60))
+        #expect(outcome.status == 64)
+        #expect(outcome.stderrText.contains("--verified-token-cache must be 0 or more"), "\(outcome.stderrText)")
     }
 }
 #endif

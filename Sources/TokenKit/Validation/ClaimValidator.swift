@@ -4,6 +4,26 @@
 enum ClaimValidator {
     /// The verified token, or the first rule's failure (or the payload's JSON error).
     static func verified(header: JWTHeader, payload: [UInt8], options: ValidationOptions) throws(JWTError) -> VerifiedJWT {
+        try checkRules(header: header, payload: payload, options: options)
+        guard let customCheck = options.customCheck else {
+            return VerifiedJWT(header: header, validatedPayload: payload, limits: options.limits)
+        }
+        let claims = JWTClaims(try JWTPayloadParser.object(payload, limits: options.limits))
+        try customCheck(header, claims)
+        return VerifiedJWT(header: header, claims: claims, payload: payload)
+    }
+
+    /// Checks again, at the options' clock now, a token that passed ``verified(header:payload:options:)``
+    /// with the same options earlier (a ``VerifiedTokenCache`` hit): the same claim rules over
+    /// its payload, then the custom check. Throws the first failure, as verification would.
+    static func recheck(_ token: VerifiedJWT, options: ValidationOptions) throws(JWTError) {
+        try checkRules(header: token.header, payload: token.payload, options: options)
+        if let customCheck = options.customCheck { try customCheck(token.header, token.claims) }
+    }
+
+    /// The options' claim rules over the payload read by ``RegisteredClaimsView``, at the
+    /// options' clock now; throws the first failure (or the payload's JSON error).
+    private static func checkRules(header: JWTHeader, payload: [UInt8], options: ValidationOptions) throws(JWTError) {
         try payload.withUnsafeBufferPointer { bytes throws(JWTError) in
             let subject: ClaimsUnderTest
             do throws(JSONSyntaxError) {
@@ -15,12 +35,6 @@ enum ClaimValidator {
             }
             if let failure = options.firstFailure(in: subject) { throw failure.error }
         }
-        guard let customCheck = options.customCheck else {
-            return VerifiedJWT(header: header, validatedPayload: payload, limits: options.limits)
-        }
-        let claims = JWTClaims(try JWTPayloadParser.object(payload, limits: options.limits))
-        try customCheck(header, claims)
-        return VerifiedJWT(header: header, claims: claims, payload: payload)
     }
 }
 

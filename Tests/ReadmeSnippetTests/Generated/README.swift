@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_327() async throws {
-    // README.md:327
+@Sendable func README_337() async throws {
+    // README.md:337
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_391() async throws {
-    // README.md:391
+@Sendable func README_402() async throws {
+    // README.md:402
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_475() async throws {
-    // README.md:475
+@Sendable func README_486() async throws {
+    // README.md:486
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_530() async throws {
-    // README.md:530
+@Sendable func README_541() async throws {
+    // README.md:541
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_592() async throws {
-    // README.md:592
+@Sendable func README_603() async throws {
+    // README.md:603
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -202,11 +202,11 @@ extension ReadmeSnippets {
         .init(document: "README.md", line: 238, runnable: false, body: README_238),
         .init(document: "README.md", line: 264, runnable: false, body: README_264),
         .init(document: "README.md", line: 299, runnable: false, body: README_299),
-        .init(document: "README.md", line: 327, runnable: false, body: README_327),
-        .init(document: "README.md", line: 391, runnable: false, body: README_391),
-        .init(document: "README.md", line: 475, runnable: false, body: README_475),
-        .init(document: "README.md", line: 530, runnable: false, body: README_530),
-        .init(document: "README.md", line: 592, runnable: false, body: README_592),
+        .init(document: "README.md", line: 337, runnable: false, body: README_337),
+        .init(document: "README.md", line: 402, runnable: false, body: README_402),
+        .init(document: "README.md", line: 486, runnable: false, body: README_486),
+        .init(document: "README.md", line: 541, runnable: false, body: README_541),
+        .init(document: "README.md", line: 603, runnable: false, body: README_603),
     ]
 }
 #endif

@@ -12,6 +12,8 @@ final class SwappableKeys: JWTKeySource, @unchecked Sendable {
 
     init(_ keys: JWKSet?) { current = keys }
     func prepare(next keys: JWKSet) { lock.lock(); next = keys; lock.unlock() }
+    /// Makes `keys` the current keys at once (a source that refreshed in the background).
+    func replace(with keys: JWKSet) { lock.lock(); current = keys; lock.unlock() }
     var loads: Int { lock.lock(); defer { lock.unlock() }; return loadCount }
 
     func currentKeys(for request: JWTKeyRequest) -> JWKSet? { lock.lock(); defer { lock.unlock() }; return current }

@@ -19,8 +19,12 @@ public struct KeySourceVerifier: Sendable {
     /// The checks applied after the signature (its ``ValidationOptions/issuers`` and
     /// ``ValidationOptions/audiences`` are the ones given to the initializer).
     public let options: ValidationOptions
+    /// The remembered verifications (see ``VerifiedTokenCaching``); `nil`: every token is
+    /// verified in full.
+    public var caching: VerifiedTokenCaching? { verifiedTokens?.caching }
     let headerCache = HeaderCache()
     let optionsReplicas = OptionsReplicas()
+    let verifiedTokens: VerifiedTokenCache?
 
     /// A verifier taking keys from `source`, accepting tokens of `issuer` for `audience`.
     ///
@@ -30,25 +34,36 @@ public struct KeySourceVerifier: Sendable {
     ///   - audience: the accepted `aud` values, or ``ExpectedAudience/anyAudience``; it
     ///     replaces `options.audiences`.
     ///   - options: every other check (required claims, leeway, algorithms, clock, …).
+    ///   - caching: remember verified tokens (see ``VerifiedTokenCaching``); `nil` (the
+    ///     default) verifies every token in full.
     public init(source: any JWTKeySource, issuer: ExpectedIssuer, audience: ExpectedAudience,
-                options: ValidationOptions = ValidationOptions()) {
+                options: ValidationOptions = ValidationOptions(), caching: VerifiedTokenCaching? = nil) {
         var options = options
         options.issuers = issuer.accepted.map { IdentifierSet($0) }
         options.audiences = audience.accepted.map { IdentifierSet($0) }
         self.source = source
         self.options = options
+        self.verifiedTokens = caching.map(VerifiedTokenCache.init)
     }
 
     /// Verifies the signature and the claims of a JWT. Suspends only when keys must be
     /// loaded. Throws ``JWTError`` (``JWTError/Code/keysUnavailable`` when the source has
     /// no keys and cannot load them).
+    ///
+    /// With ``caching``, a token verified before with the keys the source offers now is not
+    /// verified again; its claims are (see ``VerifiedTokenCaching``).
     public func verify(_ token: String) async throws(JWTError) -> VerifiedJWT {
-        try await verifier(for: token).verify(token)
+        let (header, keys) = try await keys(for: token)
+        let verifier = JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
+        guard let verifiedTokens else { return try verifier.verify(token) }
+        return try verifiedTokens.verified(token, header: header, keys: keys, options: options) { () throws(JWTError) in
+            try verifier.verify(token)
+        }
     }
 
     /// Verifies a JWT and decodes its payload as `Payload` (after every check passed).
     public func verify<Payload: Decodable>(_ token: String, as type: Payload.Type) async throws(JWTError) -> Payload {
-        try await verifier(for: token).verify(token).decode(as: type)
+        try await verify(token).decode(as: type)
     }
 
     /// Verifies a plain JWS (header and signature only; no claim is checked).
@@ -59,12 +74,18 @@ public struct KeySourceVerifier: Sendable {
     /// A static verifier over the keys the source gives for `token`, sharing this
     /// verifier's header cache.
     private func verifier(for token: String) async throws(JWTError) -> JWTVerifier {
+        let keys = try await keys(for: token).keys
+        return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
+    }
+
+    /// The token's header and the keys the source gives for it: its current keys when they
+    /// may hold the token's `kid`, otherwise the keys it loads.
+    private func keys(for token: String) async throws(JWTError) -> (header: JWTHeader, keys: JWKSet) {
         let request = JWTKeyRequest(header: try headerCache.header(ofToken: token, limits: options.limits), token: token, limits: options.limits)
         if let keys = source.currentKeys(for: request), keys.mayHaveKey(forKeyID: request.header.keyID) {
-            return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
+            return (request.header, keys)
         }
-        let keys = try await source.loadKeys(for: request)
-        return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
+        return (request.header, try await source.loadKeys(for: request))
     }
 }
 
