@@ -45,8 +45,9 @@ public struct WarmRemoteKeys {
 
         let validation = ValidationOptions(algorithms: [algorithm], issuers: [Claims.issuer], audiences: [Claims.audience])
         let staticKeys = try JWKSet(json: document)
-        // Since issue 23 a key-source verifier names its issuer and audience itself.
-        #if TOKENKIT_AB_BASE
+        // Since issue 23 a key-source verifier names its issuer and audience itself; a base
+        // commit from before it needs `Benchmarks/ab --base-define TOKENKIT_AB_BASE_BEFORE_ISSUE_23`.
+        #if TOKENKIT_AB_BASE_BEFORE_ISSUE_23
         func sourceVerifier(_ source: any JWTKeySource) -> KeySourceVerifier { KeySourceVerifier(source: source, options: validation) }
         #else
         func sourceVerifier(_ source: any JWTKeySource) -> KeySourceVerifier {
