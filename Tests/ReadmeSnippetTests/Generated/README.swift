@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_189() async throws {
-    // README.md:189
+@Sendable func README_190() async throws {
+    // README.md:190
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_209() async throws {
-    // README.md:209
+@Sendable func README_210() async throws {
+    // README.md:210
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_238() async throws {
-    // README.md:238
+@Sendable func README_239() async throws {
+    // README.md:239
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_264() async throws {
-    // README.md:264
+@Sendable func README_265() async throws {
+    // README.md:265
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_299() async throws {
-    // README.md:299
+@Sendable func README_300() async throws {
+    // README.md:300
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_337() async throws {
-    // README.md:337
+@Sendable func README_338() async throws {
+    // README.md:338
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_402() async throws {
-    // README.md:402
+@Sendable func README_403() async throws {
+    // README.md:403
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_486() async throws {
-    // README.md:486
+@Sendable func README_487() async throws {
+    // README.md:487
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_541() async throws {
-    // README.md:541
+@Sendable func README_542() async throws {
+    // README.md:542
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_603() async throws {
-    // README.md:603
+@Sendable func README_604() async throws {
+    // README.md:604
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 189, runnable: true, body: README_189),
-        .init(document: "README.md", line: 209, runnable: false, body: README_209),
-        .init(document: "README.md", line: 238, runnable: false, body: README_238),
-        .init(document: "README.md", line: 264, runnable: false, body: README_264),
-        .init(document: "README.md", line: 299, runnable: false, body: README_299),
-        .init(document: "README.md", line: 337, runnable: false, body: README_337),
-        .init(document: "README.md", line: 402, runnable: false, body: README_402),
-        .init(document: "README.md", line: 486, runnable: false, body: README_486),
-        .init(document: "README.md", line: 541, runnable: false, body: README_541),
-        .init(document: "README.md", line: 603, runnable: false, body: README_603),
+        .init(document: "README.md", line: 190, runnable: true, body: README_190),
+        .init(document: "README.md", line: 210, runnable: false, body: README_210),
+        .init(document: "README.md", line: 239, runnable: false, body: README_239),
+        .init(document: "README.md", line: 265, runnable: false, body: README_265),
+        .init(document: "README.md", line: 300, runnable: false, body: README_300),
+        .init(document: "README.md", line: 338, runnable: false, body: README_338),
+        .init(document: "README.md", line: 403, runnable: false, body: README_403),
+        .init(document: "README.md", line: 487, runnable: false, body: README_487),
+        .init(document: "README.md", line: 542, runnable: false, body: README_542),
+        .init(document: "README.md", line: 604, runnable: false, body: README_604),
     ]
 }
 #endif
