@@ -28,7 +28,9 @@ import Tracing
 /// - each token it reads is counted in `tokenkit_verifications_total{result}` (`ok`,
 ///   `invalid_token`, `unavailable`), each refusal in
 ///   `tokenkit_verification_failures_total{reason}`, and its verification time in
-///   `tokenkit_verification_duration_seconds` (swift-metrics, the backend the application
+///   `tokenkit_verification_duration_seconds`, and, when the verifier has
+///   ``TokenKit/KeySourceVerifier/caching``, whether its cache had the token in
+///   `tokenkit_verification_cache_total{outcome}` (`hit`, `miss`) (swift-metrics, the backend the application
 ///   bootstrapped when the middleware was built; a no-op one if none), inside a
 ///   `tokenkit.verify` span (swift-distributed-tracing) with the outcome, the reason, the
 ///   verified `alg` and the answer's HTTP status. Labels and attributes never carry the
@@ -55,7 +57,7 @@ public struct JWTAuthenticator<Context: AuthRequestContext>: AuthenticatorMiddle
         self.realm = realm
         self.rolesClaim = rolesClaim
         self.unavailableRetryAfter = unavailableRetryAfter
-        self.metrics = VerificationMetrics()
+        self.metrics = VerificationMetrics(caching: verifier.caching != nil)
     }
 
     /// The verified identity, `nil` when no Bearer token was sent; throws ``BearerError``
@@ -86,8 +88,10 @@ public struct JWTAuthenticator<Context: AuthRequestContext>: AuthenticatorMiddle
 
     /// Verifies `token` and counts the outcome; never throws.
     private func verify(_ token: String, context: Context) async -> VerificationOutcome {
+        var lookup: VerifiedTokenLookup?
+        defer { if let lookup { metrics.countCacheLookup(lookup) } }
         do throws(JWTError) {
-            let verified = try await verifier.verify(token)
+            let verified = try await verifier.verify(token, cacheLookup: &lookup)
             metrics.count(.ok)
             return VerificationOutcome(identity: .success(VerifiedToken(verified, rolesClaim: rolesClaim)),
                                        result: .ok, reason: nil, algorithm: verified.header.algorithm)

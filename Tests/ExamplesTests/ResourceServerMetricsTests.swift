@@ -53,6 +53,26 @@ struct ResourceServerMetricsTests {
             #expect(Self.sample("tokenkit_jwks_age_seconds", in: text).map { $0 >= 0 } == true)
             #expect(text.contains("# TYPE tokenkit_verification_duration_seconds histogram"))
             for leak in [good, expired, "127.0.0.1", Example.issuer, "alice"] { #expect(!text.contains(leak), "\(leak)") }
+            #expect(!text.contains("tokenkit_verification_cache_total"), "no cache, no cache series")
+        }
+    }
+
+    @Test("with --verified-token-cache, /metrics counts each token's cache hit or miss")
+    func cacheSeries() async throws {
+        let key = try JWTKey.generate(for: .es256, keyID: "k1")
+        let signer = try JWTSigner(key: key)
+        try await Example.withJWKSServer(try JWKSet.publicDocument([key])) { jwksPort, _ in
+            let (child, port) = try await Example.Child.serving(jwksPort: jwksPort, ["--verified-token-cache", "10"])
+            defer { _ = child.stop() }
+            let good = try Example.token(signer), expired = try Example.token(signer, exp: Int64(Date().timeIntervalSince1970) - 600)
+            #expect(try await Example.get(port, "/me", token: good).status == 200)  // miss
+            #expect(try await Example.get(port, "/me", token: good).status == 200)  // hit
+            #expect(try await Example.get(port, "/admin", token: good).status == 403)  // hit, then the scope
+            #expect(try await Example.get(port, "/me", token: expired).status == 401)  // miss (never cached)
+            let text = try await Example.get(port, "/metrics").body
+            #expect(Self.sample(#"tokenkit_verification_cache_total{outcome="hit"}"#, in: text) == 2, "\(text)")
+            #expect(Self.sample(#"tokenkit_verification_cache_total{outcome="miss"}"#, in: text) == 2, "\(text)")
+            #expect(Self.sample(#"tokenkit_verifications_total{result="ok"}"#, in: text) == 3)
         }
     }
 

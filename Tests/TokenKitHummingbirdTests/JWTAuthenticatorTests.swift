@@ -34,12 +34,13 @@ struct JWTAuthenticatorTests {
     /// An app whose `/me` needs any token, `/admin` scope `admin`, `/editor` role `editor`.
     static func app(
         source: any JWTKeySource, issuer: ExpectedIssuer = .anyIssuer, audience: ExpectedAudience = .anyAudience,
-        extra: ((Router<Context>) -> Void)? = nil
+        caching: VerifiedTokenCaching? = nil, extra: ((Router<Context>) -> Void)? = nil
     ) -> some ApplicationProtocol {
         let router = Router(context: Context.self)
         extra?(router)
+        let verifier = KeySourceVerifier(source: source, issuer: issuer, audience: audience, caching: caching)
         let protected = router.group()
-            .add(middleware: JWTAuthenticator(verifier: KeySourceVerifier(source: source, issuer: issuer, audience: audience), realm: realm))
+            .add(middleware: JWTAuthenticator(verifier: verifier, realm: realm))
         protected.group().add(middleware: RequireScopesMiddleware(realm: realm))
             .get("me") { _, context in try context.requireIdentity().claims.subject() ?? "" }
         protected.group().add(middleware: RequireScopesMiddleware(["admin"], realm: realm))

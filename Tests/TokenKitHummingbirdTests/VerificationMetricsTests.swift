@@ -95,6 +95,39 @@ struct VerificationMetricsTests {
         Self.expectOnlyFixedLabels(metrics)
     }
 
+    @Test("with a verified-token cache: a token's first use is a miss, later uses hits, refusals misses; without one, no cache series")
+    func cacheLookups() async throws {
+        let keys = try Keys(), forger = try Keys()
+        let published = JWKSet(keys: [try keys.signing.publicKey()])
+        let good = try keys.token(), expiring = try keys.token(exp: Date().timeIntervalSince1970 + 2), forged = try forger.token()
+        let metrics = TestMetrics()
+        let app = withMetricsFactory(metrics) { JWTAuthenticatorTests.app(source: published, caching: VerifiedTokenCaching(capacity: 10)) }
+        try await app.test(.live) { client in
+            for _ in 0..<3 {
+                try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(good)) { #expect($0.status == .ok) }
+            }
+            for _ in 0..<2 {
+                try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(forged)) { #expect($0.status == .unauthorized) }
+            }
+            try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(expiring)) { #expect($0.status == .ok) }
+            try await Task.sleep(for: .seconds(3))
+            // Found in the cache (a hit) and refused there: its exp is checked on every use.
+            try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(expiring)) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/me", method: .get) { #expect($0.status == .unauthorized) }
+        }
+        #expect(Self.total(metrics, "tokenkit_verification_cache_total", "outcome", "hit") == 3)
+        #expect(Self.total(metrics, "tokenkit_verification_cache_total", "outcome", "miss") == 4)
+        #expect(Self.total(metrics, "tokenkit_verification_failures_total", "reason", "expired") == 1)
+        Self.expectOnlyFixedLabels(metrics)
+
+        let uncachedMetrics = TestMetrics()
+        let uncached = withMetricsFactory(uncachedMetrics) { JWTAuthenticatorTests.app(source: published) }
+        try await uncached.test(.live) { client in
+            try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(good)) { #expect($0.status == .ok) }
+        }
+        #expect(!uncachedMetrics.counters.contains { $0.label == "tokenkit_verification_cache_total" })
+    }
+
     /// Every series is one of the contract's, and every label value is a fixed one.
     static func expectOnlyFixedLabels(_ metrics: TestMetrics) {
         for counter in metrics.counters {
@@ -103,6 +136,8 @@ struct VerificationMetricsTests {
                 #expect(counter.dimensions.count == 1 && counter.dimensions.allSatisfy { $0.0 == "result" && results.contains($0.1) })
             case "tokenkit_verification_failures_total":
                 #expect(counter.dimensions.count == 1 && counter.dimensions.allSatisfy { $0.0 == "reason" && reasons.contains($0.1) })
+            case "tokenkit_verification_cache_total":
+                #expect(counter.dimensions.count == 1 && counter.dimensions.allSatisfy { $0.0 == "outcome" && ["hit", "miss"].contains($0.1) })
             default:
                 Issue.record("unexpected counter \(counter.label)")
             }

@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_403() async throws {
-    // README.md:403
+@Sendable func README_404() async throws {
+    // README.md:404
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_487() async throws {
-    // README.md:487
+@Sendable func README_488() async throws {
+    // README.md:488
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_542() async throws {
-    // README.md:542
+@Sendable func README_543() async throws {
+    // README.md:543
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_604() async throws {
-    // README.md:604
+@Sendable func README_605() async throws {
+    // README.md:605
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -203,10 +203,10 @@ extension ReadmeSnippets {
         .init(document: "README.md", line: 265, runnable: false, body: README_265),
         .init(document: "README.md", line: 300, runnable: false, body: README_300),
         .init(document: "README.md", line: 338, runnable: false, body: README_338),
-        .init(document: "README.md", line: 403, runnable: false, body: README_403),
-        .init(document: "README.md", line: 487, runnable: false, body: README_487),
-        .init(document: "README.md", line: 542, runnable: false, body: README_542),
-        .init(document: "README.md", line: 604, runnable: false, body: README_604),
+        .init(document: "README.md", line: 404, runnable: false, body: README_404),
+        .init(document: "README.md", line: 488, runnable: false, body: README_488),
+        .init(document: "README.md", line: 543, runnable: false, body: README_543),
+        .init(document: "README.md", line: 605, runnable: false, body: README_605),
     ]
 }
 #endif

@@ -53,10 +53,19 @@ public struct KeySourceVerifier: Sendable {
     /// With ``caching``, a token verified before with the keys the source offers now is not
     /// verified again; its claims are (see ``VerifiedTokenCaching``).
     public func verify(_ token: String) async throws(JWTError) -> VerifiedJWT {
+        var lookup: VerifiedTokenLookup?
+        return try await verify(token, cacheLookup: &lookup)
+    }
+
+    /// ``verify(_:)``, also saying whether the verified-token cache served the token:
+    /// `cacheLookup` stays `nil` without ``caching``, and for a token refused before keys were
+    /// chosen for it (an unreadable header, no keys to be had); otherwise it is set before
+    /// anything is thrown.
+    package func verify(_ token: String, cacheLookup: inout VerifiedTokenLookup?) async throws(JWTError) -> VerifiedJWT {
         let (header, keys) = try await keys(for: token)
         let verifier = JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
         guard let verifiedTokens else { return try verifier.verify(token) }
-        return try verifiedTokens.verified(token, header: header, keys: keys, options: options) { () throws(JWTError) in
+        return try verifiedTokens.verified(token, header: header, keys: keys, options: options, lookup: &cacheLookup) { () throws(JWTError) in
             try verifier.verify(token)
         }
     }

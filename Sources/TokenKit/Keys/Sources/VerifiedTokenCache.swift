@@ -100,16 +100,19 @@ final class VerifiedTokenCache: Sendable {
     /// keys `keys` now offers for `header`'s `kid` and `alg`, after the claim rules and the
     /// custom check pass again at the clock now; otherwise `verify()` (the full verification
     /// with `keys`), remembered when it succeeds. Throws what verification would throw.
+    /// `lookup` says which of the two it was (set before anything is thrown).
     func verified(
-        _ token: String, header: JWTHeader, keys: JWKSet, options: ValidationOptions,
+        _ token: String, header: JWTHeader, keys: JWKSet, options: ValidationOptions, lookup: inout VerifiedTokenLookup?,
         verify: () throws(JWTError) -> VerifiedJWT
     ) throws(JWTError) -> VerifiedJWT {
+        lookup = .miss
         guard token.utf8.count <= caching.maxTokenBytes, let algorithm = header.algorithm,
               let candidates = try? keys.candidates(forKeyID: header.keyID, algorithm: algorithm)
         else { return try verify() }
         let digest = TokenDigest(token)
         let shard = shard(for: digest)
         if let entry = shard.withLock({ $0.entries[digest] }), entry.sameCandidates(as: candidates) {
+            lookup = .hit
             do throws(JWTError) {
                 try ClaimValidator.recheck(entry.token, options: options)
                 return entry.token
@@ -125,6 +128,16 @@ final class VerifiedTokenCache: Sendable {
 
     /// How many tokens are remembered now (for tests and diagnostics).
     var count: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.entries.count } } }
+}
+
+/// What a verifier with a ``VerifiedTokenCache`` did with one token (for the services'
+/// `tokenkit_verification_cache_total{outcome}` series).
+package enum VerifiedTokenLookup: Sendable {
+    /// Found, verified before with the same keys: only its claims were checked again (and may
+    /// still have refused it, e.g. expired).
+    case hit
+    /// Verified in full: not remembered, remembered with other keys, or not eligible.
+    case miss
 }
 
 extension JWTKey {
