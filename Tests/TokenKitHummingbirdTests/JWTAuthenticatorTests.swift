@@ -34,11 +34,12 @@ struct JWTAuthenticatorTests {
     /// An app whose `/me` needs any token, `/admin` scope `admin`, `/editor` role `editor`.
     static func app(
         source: any JWTKeySource, issuer: ExpectedIssuer = .anyIssuer, audience: ExpectedAudience = .anyAudience,
-        caching: VerifiedTokenCaching? = nil, extra: ((Router<Context>) -> Void)? = nil
+        caching: VerifiedTokenCaching? = nil, clock: any TokenClock = SystemClock(), extra: ((Router<Context>) -> Void)? = nil
     ) -> some ApplicationProtocol {
         let router = Router(context: Context.self)
         extra?(router)
-        let verifier = KeySourceVerifier(source: source, issuer: issuer, audience: audience, caching: caching)
+        let verifier = KeySourceVerifier(source: source, issuer: issuer, audience: audience,
+                                         options: ValidationOptions(clock: clock), caching: caching)
         let protected = router.group()
             .add(middleware: JWTAuthenticator(verifier: verifier, realm: realm))
         protected.group().add(middleware: RequireScopesMiddleware(realm: realm))

@@ -99,9 +99,12 @@ struct VerificationMetricsTests {
     func cacheLookups() async throws {
         let keys = try Keys(), forger = try Keys()
         let published = JWKSet(keys: [try keys.signing.publicKey()])
-        let good = try keys.token(), expiring = try keys.token(exp: Date().timeIntervalSince1970 + 2), forged = try forger.token()
+        let clock = ManualClock(Date())
+        let good = try keys.token(), expiring = try keys.token(exp: clock.now.timeIntervalSince1970 + 60), forged = try forger.token()
         let metrics = TestMetrics()
-        let app = withMetricsFactory(metrics) { JWTAuthenticatorTests.app(source: published, caching: VerifiedTokenCaching(capacity: 10)) }
+        let app = withMetricsFactory(metrics) {
+            JWTAuthenticatorTests.app(source: published, caching: VerifiedTokenCaching(capacity: 10), clock: clock)
+        }
         try await app.test(.live) { client in
             for _ in 0..<3 {
                 try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(good)) { #expect($0.status == .ok) }
@@ -110,7 +113,7 @@ struct VerificationMetricsTests {
                 try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(forged)) { #expect($0.status == .unauthorized) }
             }
             try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(expiring)) { #expect($0.status == .ok) }
-            try await Task.sleep(for: .seconds(3))
+            clock.advance(by: .seconds(120))  // `good` (600 s) is still valid
             // Found in the cache (a hit) and refused there: its exp is checked on every use.
             try await client.execute(uri: "/me", method: .get, headers: JWTAuthenticatorTests.bearer(expiring)) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/me", method: .get) { #expect($0.status == .unauthorized) }
