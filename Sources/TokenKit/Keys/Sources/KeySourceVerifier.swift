@@ -63,10 +63,9 @@ public struct KeySourceVerifier: Sendable {
     /// anything is thrown.
     package func verify(_ token: String, cacheLookup: inout VerifiedTokenLookup?) async throws(JWTError) -> VerifiedJWT {
         let (header, keys) = try await keys(for: token)
-        let verifier = JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
-        guard let verifiedTokens else { return try verifier.verify(token) }
+        guard let verifiedTokens else { return try verifier(over: keys).verify(token) }
         return try verifiedTokens.verified(token, header: header, keys: keys, options: options, lookup: &cacheLookup) { () throws(JWTError) in
-            try verifier.verify(token)
+            try verifier(over: keys).verify(token)
         }
     }
 
@@ -77,14 +76,14 @@ public struct KeySourceVerifier: Sendable {
 
     /// Verifies a plain JWS (header and signature only; no claim is checked).
     public func verifyJWS(_ token: String) async throws(JWTError) -> (header: JWTHeader, payload: [UInt8]) {
-        try await verifier(for: token).verifyJWS(token)
+        try verifier(over: try await keys(for: token).keys).verifyJWS(token)
     }
 
-    /// A static verifier over the keys the source gives for `token`, sharing this
-    /// verifier's header cache.
-    private func verifier(for token: String) async throws(JWTError) -> JWTVerifier {
-        let keys = try await keys(for: token).keys
-        return JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
+    /// A static verifier over `keys` (the ones the source gave for a token), sharing this
+    /// verifier's header cache and option replicas. Made only when a token is verified in
+    /// full, never for a verified-token cache hit.
+    private func verifier(over keys: JWKSet) -> JWTVerifier {
+        JWTVerifier(keys: keys, options: options, headerCache: headerCache, optionsReplicas: optionsReplicas)
     }
 
     /// The token's header and the keys the source gives for it: its current keys when they
