@@ -6,13 +6,13 @@ import Testing
 import TokenKitTestSupport
 
 /// Refused key material frees what OpenSSL decoded (issue 9, item 1: an `EVP_PKEY` leaked
-/// whenever key DER had trailing bytes). Measured with glibc's heap statistics: each round
-/// Measured with the process's resident set: each round refuses the same input thousands
-/// of times; a leak grows it by tens of MB every round, while memory that concurrently
-/// running tests allocate and free is reused, so the smallest growth of three rounds is
-/// compared. Not run under AddressSanitizer (`scripts/leak-check` sets ASAN_OPTIONS): there
-/// the quarantine of freed memory grows the resident set whatever the code does, and
-/// LeakSanitizer checks these same paths exactly in that run.
+/// whenever key DER had trailing bytes). Measured with the process's resident set: each round
+/// refuses the same input thousands of times; a leak grows it by tens of MB every round, while
+/// memory that concurrently running tests allocate and free is reused, so the smallest growth
+/// of three rounds is compared. Not run under the sanitizer (`scripts/leak-check` sets
+/// ASAN_OPTIONS and leaves this suite out; `scripts/test` runs it in another pass): there the
+/// quarantine of freed memory grows the resident set whatever the code does, and LeakSanitizer
+/// checks these same paths exactly in that run.
 @Suite("Key loading does not leak on refusal",
        .disabled(if: ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil,
                  "under AddressSanitizer the resident set grows with its quarantine; LeakSanitizer checks these paths"))
