@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_190() async throws {
-    // README.md:190
+@Sendable func README_198() async throws {
+    // README.md:198
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_210() async throws {
-    // README.md:210
+@Sendable func README_218() async throws {
+    // README.md:218
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_239() async throws {
-    // README.md:239
+@Sendable func README_247() async throws {
+    // README.md:247
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_265() async throws {
-    // README.md:265
+@Sendable func README_273() async throws {
+    // README.md:273
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_300() async throws {
-    // README.md:300
+@Sendable func README_308() async throws {
+    // README.md:308
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_338() async throws {
-    // README.md:338
+@Sendable func README_346() async throws {
+    // README.md:346
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_404() async throws {
-    // README.md:404
+@Sendable func README_412() async throws {
+    // README.md:412
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_488() async throws {
-    // README.md:488
+@Sendable func README_496() async throws {
+    // README.md:496
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_543() async throws {
-    // README.md:543
+@Sendable func README_551() async throws {
+    // README.md:551
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_605() async throws {
-    // README.md:605
+@Sendable func README_613() async throws {
+    // README.md:613
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 190, runnable: true, body: README_190),
-        .init(document: "README.md", line: 210, runnable: false, body: README_210),
-        .init(document: "README.md", line: 239, runnable: false, body: README_239),
-        .init(document: "README.md", line: 265, runnable: false, body: README_265),
-        .init(document: "README.md", line: 300, runnable: false, body: README_300),
-        .init(document: "README.md", line: 338, runnable: false, body: README_338),
-        .init(document: "README.md", line: 404, runnable: false, body: README_404),
-        .init(document: "README.md", line: 488, runnable: false, body: README_488),
-        .init(document: "README.md", line: 543, runnable: false, body: README_543),
-        .init(document: "README.md", line: 605, runnable: false, body: README_605),
+        .init(document: "README.md", line: 198, runnable: true, body: README_198),
+        .init(document: "README.md", line: 218, runnable: false, body: README_218),
+        .init(document: "README.md", line: 247, runnable: false, body: README_247),
+        .init(document: "README.md", line: 273, runnable: false, body: README_273),
+        .init(document: "README.md", line: 308, runnable: false, body: README_308),
+        .init(document: "README.md", line: 346, runnable: false, body: README_346),
+        .init(document: "README.md", line: 412, runnable: false, body: README_412),
+        .init(document: "README.md", line: 496, runnable: false, body: README_496),
+        .init(document: "README.md", line: 551, runnable: false, body: README_551),
+        .init(document: "README.md", line: 613, runnable: false, body: README_613),
     ]
 }
 #endif
