@@ -13,8 +13,8 @@ import TokenKitRemote
 import TokenKitStore
 import TokenKitURLSession
 
-@Sendable func README_198() async throws {
-    // README.md:198
+@Sendable func README_199() async throws {
+    // README.md:199
 
     // Issue: a key bound to ES256, and a signer.
     let key = try JWTKey.generate(for: .es256, keyID: "2026-11")
@@ -35,8 +35,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_218() async throws {
-    // README.md:218
+@Sendable func README_219() async throws {
+    // README.md:219
     let rsa = try JWTKey(pem: String(contentsOfFile: "public.pem", encoding: .utf8))  // SPKI, PKCS#1, X.509, PKCS#8
     let jwks = try JWKSet(json: jwksText)                                  // chosen per token by kid
     let multi = JWTVerifier(keys: jwks, options: ValidationOptions(issuers: ["https://id.example"]))
@@ -49,8 +49,8 @@ import TokenKitURLSession
     _ = file
 }
 
-@Sendable func README_247() async throws {
-    // README.md:247
+@Sendable func README_248() async throws {
+    // README.md:248
 
     // signedPayload: the notification's JWS. Apple's root: https://www.apple.com/certificateauthority/
     let appleRoot = try X509Certificate.certificates(pem: String(contentsOfFile: rootPath, encoding: .utf8))
@@ -63,8 +63,8 @@ import TokenKitURLSession
     _ = notification
 }
 
-@Sendable func README_273() async throws {
-    // README.md:273
+@Sendable func README_274() async throws {
+    // README.md:274
     // The issuer signs, then encrypts to the service's public key (cty "JWT"):
     let token = try JWEEncrypter(recipient: theirPublicKey, algorithm: .ecdhESA256KW).encryptNested(signedJWT)
     // The service decrypts with its private key, then verifies the inner JWT:
@@ -77,8 +77,8 @@ import TokenKitURLSession
     _ = claims
 }
 
-@Sendable func README_308() async throws {
-    // README.md:308
+@Sendable func README_309() async throws {
+    // README.md:309
     let keys = try RemoteJWKS(.url(jwksURL), transport: AsyncHTTPClientTransport.shared)
     let verifier = KeySourceVerifier(source: keys, issuer: .exactly("https://id.example.com"), audience: .exactly("api"))
     let router = Router(context: BasicAuthRequestContext<VerifiedToken>.self)
@@ -93,8 +93,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_346() async throws {
-    // README.md:346
+@Sendable func README_347() async throws {
+    // README.md:347
     let keys = try SigningKeySet(current: JWTKey.generate(for: .es256))
     let router = Router()
     router.get(".well-known/jwks.json") { _, _ in
@@ -110,8 +110,8 @@ import TokenKitURLSession
     _ = router
 }
 
-@Sendable func README_412() async throws {
-    // README.md:412
+@Sendable func README_413() async throws {
+    // README.md:413
 
     let env = ProcessInfo.processInfo.environment
     let store = EncryptedFileStore(path: try EncryptedFileStore.defaultPath(environment: env),
@@ -132,8 +132,8 @@ import TokenKitURLSession
     _ = inbox
 }
 
-@Sendable func README_496() async throws {
-    // README.md:496
+@Sendable func README_497() async throws {
+    // README.md:497
 
     let http = URLSessionTransport()
     let grant = try OAuth2ClientCredentialsGrant(
@@ -155,8 +155,8 @@ import TokenKitURLSession
     _ = invoices
 }
 
-@Sendable func README_551() async throws {
-    // README.md:551
+@Sendable func README_552() async throws {
+    // README.md:552
     let http = URLSessionTransport()
     let login = try await SignInDiscovery.configuration(issuer: "https://id.example.com", clientID: "mail-desktop", transport: http)
     let flow = try AuthorizationCodeSignIn(configuration: login, scopes: ["openid", "offline_access", "mail.read"],
@@ -175,8 +175,8 @@ import TokenKitURLSession
     _ = api
 }
 
-@Sendable func README_613() async throws {
-    // README.md:613
+@Sendable func README_614() async throws {
+    // README.md:614
     let env = ProcessInfo.processInfo.environment   // the library never reads it itself
     let db = try PostgresEndpoint(url: "postgres://svc@db.internal:5432/app?sslmode=verify-full", password: env["PGPASSWORD"])
     let store = PostgresTokenStore(endpoint: db, key: try .passphrase(env["TOKENKIT_PASSPHRASE"] ?? ""))
@@ -197,16 +197,16 @@ import TokenKitURLSession
 extension ReadmeSnippets {
     /// The blocks of README.md, in order.
     static let README: [ReadmeSnippets.Snippet] = [
-        .init(document: "README.md", line: 198, runnable: true, body: README_198),
-        .init(document: "README.md", line: 218, runnable: false, body: README_218),
-        .init(document: "README.md", line: 247, runnable: false, body: README_247),
-        .init(document: "README.md", line: 273, runnable: false, body: README_273),
-        .init(document: "README.md", line: 308, runnable: false, body: README_308),
-        .init(document: "README.md", line: 346, runnable: false, body: README_346),
-        .init(document: "README.md", line: 412, runnable: false, body: README_412),
-        .init(document: "README.md", line: 496, runnable: false, body: README_496),
-        .init(document: "README.md", line: 551, runnable: false, body: README_551),
-        .init(document: "README.md", line: 613, runnable: false, body: README_613),
+        .init(document: "README.md", line: 199, runnable: true, body: README_199),
+        .init(document: "README.md", line: 219, runnable: false, body: README_219),
+        .init(document: "README.md", line: 248, runnable: false, body: README_248),
+        .init(document: "README.md", line: 274, runnable: false, body: README_274),
+        .init(document: "README.md", line: 309, runnable: false, body: README_309),
+        .init(document: "README.md", line: 347, runnable: false, body: README_347),
+        .init(document: "README.md", line: 413, runnable: false, body: README_413),
+        .init(document: "README.md", line: 497, runnable: false, body: README_497),
+        .init(document: "README.md", line: 552, runnable: false, body: README_552),
+        .init(document: "README.md", line: 614, runnable: false, body: README_614),
     ]
 }
 #endif
